@@ -27,6 +27,7 @@ export default defineConfig({
           // One cluster set is shared by every integration file (see e2e/src/global-setup.ts); the files
           // run one after another so two kube-apiservers never compete for the 2 cores.
           fileParallelism: false,
+          globalSetup: ['e2e/src/testing/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },

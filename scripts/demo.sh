@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The README's main-job command: installs what is missing, then runs the demo until Ctrl-C.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/system-deps.sh
+# shellcheck source=scripts/bootstrap.sh
+source scripts/bootstrap.sh
+pnpm install --frozen-lockfile
+pnpm turbo run build --output-logs=errors-only
+exec pnpm --filter @warmstart/e2e exec tsx src/demo.ts

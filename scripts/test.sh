@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The test command of the README: installs what is missing, builds, lints, then runs every unit and
+# integration test against real local kube-apiservers, and checks the packed packages.
+#   bash scripts/test.sh            everything (what CI runs)
+#   bash scripts/test.sh --unit     unit tests only: no cluster, seconds
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode="${1:-all}"
+t0=$(date +%s)
+step() { printf '\n=== %s (+%ss)\n' "$*" "$(( $(date +%s) - t0 ))"; }
+
+step "system packages"
+bash scripts/system-deps.sh
+# shellcheck source=scripts/bootstrap.sh
+source scripts/bootstrap.sh
+
+step "pnpm install"
+pnpm install --frozen-lockfile
+
+step "lint, typecheck, build"
+pnpm biome check .
+pnpm turbo run typecheck build --output-logs=errors-only
+
+if [ "$mode" = "--unit" ]; then
+  step "unit tests"
+  pnpm vitest run --project unit
+  exit 0
+fi
+
+step "Kubernetes binaries (built once from the Go module proxy, then cached)"
+bash e2e/scripts/build-k8s-binaries.sh >/dev/null
+
+step "unit + integration tests"
+mkdir -p e2e/artifacts
+set +e
+pnpm vitest run --reporter=default --reporter=json --outputFile.json=e2e/artifacts/vitest.json
+rc=$?
+set -e
+node -e '
+  const r = JSON.parse(require("fs").readFileSync("e2e/artifacts/vitest.json", "utf8"));
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+  if (r.numTotalTests === 0) { console.error("no test ran"); process.exit(1); }
+' || rc=1
+[ $rc -eq 0 ] || { echo "TESTS FAILED (exit $rc)" >&2; exit $rc; }
+
+step "packed packages install and import outside the workspace"
+bash scripts/pack-check.sh
+
+step "done"
