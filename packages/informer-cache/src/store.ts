@@ -1,0 +1,281 @@
+// The informer's Store: objects keyed `namespace/name`, secondary indexes, and the application of reflector events.
+// A relist fills a side buffer that replaces the maps in one synchronous step, so readers never see half a list.
+import type { ReflectorEvent } from './events.js';
+import { keyOf } from './gvr.js';
+import { DeletedFinalStateUnknown } from './handlers.js';
+import type { KubeObject } from './types.js';
+
+/** Computes the index values of an object (client-go's IndexFunc). Must be pure and must not throw. */
+export type IndexFunc<T extends KubeObject = KubeObject> = (object: T) => readonly string[];
+
+/** The built-in index every store has: objects by `metadata.namespace` ('' for cluster-scoped objects). */
+export const NAMESPACE_INDEX = 'namespace';
+
+export const namespaceIndexFunc: IndexFunc = (object) => [object.metadata.namespace ?? ''];
+
+/** The read side of a store (client-go's Indexer). Returned objects are frozen and shared, never copies. */
+export interface Indexer<T extends KubeObject = KubeObject> {
+  readonly size: number;
+  get(key: string): T | undefined;
+  has(key: string): boolean;
+  list(): T[];
+  listKeys(): string[];
+  /** Objects whose index `indexName` includes `value`. Throws for an unknown index. */
+  byIndex(indexName: string, value: string): T[];
+  /** Keys of the objects whose index `indexName` includes `value`. */
+  indexKeys(indexName: string, value: string): string[];
+  /** Every value index `indexName` currently holds. */
+  listIndexValues(indexName: string): string[];
+  indexNames(): string[];
+}
+
+/** Where the store reports the changes it applied; the informer forwards them to handlers. */
+export interface StoreSink<T extends KubeObject> {
+  added(object: T, isInInitialList: boolean): void;
+  updated(oldObject: T, newObject: T): void;
+  deleted(object: T | DeletedFinalStateUnknown<T>): void;
+}
+
+interface Index<T extends KubeObject> {
+  readonly fn: IndexFunc<T>;
+  values: Map<string, Set<string>>;
+}
+
+export class UnknownIndexError extends Error {
+  constructor(name: string, known: readonly string[]) {
+    super(
+      `no index named "${name}" (known: ${known.join(', ')}); add it with addIndexers before reading by it`,
+    );
+    this.name = 'UnknownIndexError';
+  }
+}
+
+const NO_VALUES: readonly string[] = [];
+
+/** A keyed, indexed store of frozen objects that applies ReflectorEvents. */
+export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
+  #items = new Map<string, T>();
+  #indexes = new Map<string, Index<T>>();
+  #buffer: Map<string, T> | undefined;
+  #synced = false;
+  #resourceVersion = '';
+
+  constructor(indexers: Readonly<Record<string, IndexFunc<T>>> = {}) {
+    this.#indexes.set(NAMESPACE_INDEX, { fn: namespaceIndexFunc, values: new Map() });
+    this.addIndexers(indexers);
+  }
+
+  /** Adds indexes; existing objects are indexed at once. Adding an existing name with another function throws. */
+  addIndexers(indexers: Readonly<Record<string, IndexFunc<T>>>): void {
+    for (const [name, fn] of Object.entries(indexers)) {
+      const existing = this.#indexes.get(name);
+      if (existing !== undefined) {
+        if (existing.fn === fn) continue;
+        throw new Error(`index "${name}" already exists with another function`);
+      }
+      const index: Index<T> = { fn, values: new Map() };
+      for (const [key, object] of this.#items) addToIndex(index, key, safeValues(fn, object));
+      this.#indexes.set(name, index);
+    }
+  }
+
+  /** True once an `init-done` has been applied. */
+  get synced(): boolean {
+    return this.#synced;
+  }
+
+  /** The resourceVersion of the last completed list. */
+  get resourceVersion(): string {
+    return this.#resourceVersion;
+  }
+
+  /** Objects received so far by an unfinished relist; undefined when none is running. */
+  get pendingSize(): number | undefined {
+    return this.#buffer?.size;
+  }
+
+  get size(): number {
+    return this.#items.size;
+  }
+
+  get(key: string): T | undefined {
+    return this.#items.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.#items.has(key);
+  }
+
+  list(): T[] {
+    return [...this.#items.values()];
+  }
+
+  listKeys(): string[] {
+    return [...this.#items.keys()];
+  }
+
+  /** Calls `fn` for every object without building an array. */
+  forEach(fn: (object: T, key: string) => void): void {
+    for (const [key, object] of this.#items) fn(object, key);
+  }
+
+  byIndex(indexName: string, value: string): T[] {
+    const keys = this.#index(indexName).values.get(value);
+    if (keys === undefined) return [];
+    const out: T[] = [];
+    for (const key of keys) {
+      const object = this.#items.get(key);
+      if (object !== undefined) out.push(object);
+    }
+    return out;
+  }
+
+  indexKeys(indexName: string, value: string): string[] {
+    const keys = this.#index(indexName).values.get(value);
+    return keys === undefined ? [] : [...keys];
+  }
+
+  listIndexValues(indexName: string): string[] {
+    return [...this.#index(indexName).values.keys()];
+  }
+
+  indexNames(): string[] {
+    return [...this.#indexes.keys()];
+  }
+
+  /** Applies one reflector event, reporting what changed to `sink` after the store reflects it. */
+  apply(event: ReflectorEvent<T>, sink?: StoreSink<T>): void {
+    switch (event.type) {
+      case 'init':
+        this.#buffer = new Map();
+        return;
+      case 'init-apply': {
+        if (this.#buffer === undefined)
+          throw new Error('init-apply without init: the reflector broke the protocol');
+        const key = keyOf(event.object);
+        const old = this.#items.get(key);
+        // An object unchanged since the last list keeps its instance: the new copy becomes garbage at once, and
+        // handlers can tell "unchanged" by identity.
+        this.#buffer.set(key, old !== undefined && sameVersion(old, event.object) ? old : event.object);
+        return;
+      }
+      case 'init-done':
+        this.#replace(event.resourceVersion, sink);
+        return;
+      case 'apply': {
+        const key = keyOf(event.object);
+        const old = this.#items.get(key);
+        this.#items.set(key, event.object);
+        this.#reindex(key, old, event.object);
+        if (sink === undefined) return;
+        if (old === undefined) sink.added(event.object, false);
+        else if (old.metadata.uid !== event.object.metadata.uid) {
+          // Deleted and re-created while we were not looking: tell handlers both halves.
+          sink.deleted(new DeletedFinalStateUnknown(key, old));
+          sink.added(event.object, false);
+        } else sink.updated(old, event.object);
+        return;
+      }
+      case 'delete': {
+        const key = keyOf(event.object);
+        const old = this.#items.get(key);
+        if (old === undefined) return;
+        this.#items.delete(key);
+        this.#reindex(key, old, undefined);
+        sink?.deleted(event.object);
+        return;
+      }
+    }
+  }
+
+  #replace(resourceVersion: string, sink: StoreSink<T> | undefined): void {
+    const next = this.#buffer;
+    if (next === undefined) throw new Error('init-done without init: the reflector broke the protocol');
+    this.#buffer = undefined;
+    const previous = this.#items;
+    const indexes = new Map<string, Index<T>>();
+    for (const [name, { fn }] of this.#indexes) {
+      const index: Index<T> = { fn, values: new Map() };
+      for (const [key, object] of next) addToIndex(index, key, safeValues(fn, object));
+      indexes.set(name, index);
+    }
+    const firstSync = !this.#synced;
+    // The swap: two assignments in one synchronous step.
+    this.#items = next;
+    this.#indexes = indexes;
+    this.#synced = true;
+    this.#resourceVersion = resourceVersion;
+    if (sink === undefined) return;
+    for (const [key, object] of next) {
+      const old = previous.get(key);
+      if (old === undefined) sink.added(object, firstSync);
+      else if (old === object) continue;
+      else if (old.metadata.uid !== object.metadata.uid) {
+        sink.deleted(new DeletedFinalStateUnknown(key, old));
+        sink.added(object, false);
+      } else sink.updated(old, object);
+    }
+    for (const [key, old] of previous) {
+      if (!next.has(key)) sink.deleted(new DeletedFinalStateUnknown(key, old));
+    }
+  }
+
+  #index(name: string): Index<T> {
+    const index = this.#indexes.get(name);
+    if (index === undefined) throw new UnknownIndexError(name, [...this.#indexes.keys()]);
+    return index;
+  }
+
+  #reindex(key: string, old: T | undefined, next: T | undefined): void {
+    for (const index of this.#indexes.values()) {
+      const before = old === undefined ? NO_VALUES : safeValues(index.fn, old);
+      const after = next === undefined ? NO_VALUES : safeValues(index.fn, next);
+      if (sameValues(before, after)) continue;
+      removeFromIndex(index, key, before);
+      addToIndex(index, key, after);
+    }
+  }
+}
+
+function sameVersion(a: KubeObject, b: KubeObject): boolean {
+  return a.metadata.uid === b.metadata.uid && a.metadata.resourceVersion === b.metadata.resourceVersion;
+}
+
+function safeValues<T extends KubeObject>(fn: IndexFunc<T>, object: T): readonly string[] {
+  try {
+    return fn(object);
+  } catch {
+    // An index function that throws must not take the informer down; the object is simply not indexed.
+    return NO_VALUES;
+  }
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function addToIndex<T extends KubeObject>(index: Index<T>, key: string, values: readonly string[]): void {
+  for (const value of values) {
+    let keys = index.values.get(value);
+    if (keys === undefined) {
+      keys = new Set();
+      index.values.set(value, keys);
+    }
+    keys.add(key);
+  }
+}
+
+function removeFromIndex<T extends KubeObject>(
+  index: Index<T>,
+  key: string,
+  values: readonly string[],
+): void {
+  for (const value of values) {
+    const keys = index.values.get(value);
+    if (keys === undefined) continue;
+    keys.delete(key);
+    if (keys.size === 0) index.values.delete(value);
+  }
+}
