@@ -9,7 +9,8 @@ const lines = [
   'warmstart local control plane is up. Press Ctrl-C to stop everything.',
   '',
   ...set.clusters.map(
-    (c) => `  ${c.name.padEnd(8)} ${c.server}\n           admin:   export KUBECONFIG=${c.adminKubeconfig}\n           manager: ${c.managerKubeconfig}\n           audit:   ${c.auditLogPath}`,
+    (c) =>
+      `  ${c.name.padEnd(8)} ${c.server}\n           admin:   export KUBECONFIG=${c.adminKubeconfig}\n           manager: ${c.managerKubeconfig}\n           audit:   ${c.auditLogPath}`,
   ),
   '',
   'Try: curl --cacert <ca> ... or any Kubernetes client with the admin kubeconfig above.',

@@ -38,4 +38,51 @@ describe('smoke: local control plane + audit log', () => {
     expect(byVerb.list?.class).toBe('direct-list');
     expect(events.every((e) => e.user.username === host.managerUser)).toBe(true);
   });
+
+  it('runs kube-controller-manager: a deleted namespace goes away and owned objects are collected', async () => {
+    const host = inject('clusters')[0]!;
+    const kc = new KubeConfig();
+    kc.loadFromFile(host.adminKubeconfig);
+    const core = kc.makeApiClient(CoreV1Api);
+    const ns = `smoke-gc-${Date.now().toString(36)}`;
+    await core.createNamespace({ body: { metadata: { name: ns } } });
+    const owner = await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: `${ns}-owner` } },
+    });
+    await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: {
+        metadata: {
+          name: `${ns}-owned`,
+          ownerReferences: [
+            { apiVersion: 'v1', kind: 'ConfigMap', name: owner.metadata!.name!, uid: owner.metadata!.uid! },
+          ],
+        },
+      },
+    });
+    await core.deleteNamespace({ name: ns });
+    await core.deleteNamespacedConfigMap({ namespace: 'default', name: `${ns}-owner` });
+    const gone = async (read: () => Promise<unknown>): Promise<boolean> => {
+      try {
+        await read();
+        return false;
+      } catch (error) {
+        return (error as { code?: number }).code === 404;
+      }
+    };
+    await waitFor(
+      'the namespace controller to finish deleting the namespace',
+      () => gone(() => core.readNamespace({ name: ns })),
+      {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      },
+    );
+    await waitFor(
+      'the garbage collector to delete the owned ConfigMap',
+      () => gone(() => core.readNamespacedConfigMap({ namespace: 'default', name: `${ns}-owned` })),
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+  });
 });
