@@ -22,7 +22,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['packages/*/src/**/*.int.test.ts', 'apps/*/src/**/*.int.test.ts', 'e2e/src/**/*.int.test.ts'],
+          include: [
+            'packages/*/src/**/*.int.test.ts',
+            'apps/*/src/**/*.int.test.ts',
+            'e2e/src/**/*.int.test.ts',
+          ],
           exclude: ['**/node_modules/**'],
           // One cluster set is shared by every integration file (see e2e/src/global-setup.ts); the files
           // run one after another so two kube-apiservers never compete for the 2 cores.

@@ -14,7 +14,12 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   echo "[system-deps] installing ${need[*]} from Debian" >&2
-  $SUDO apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+  log=$(mktemp /tmp/warmstart-apt-XXXXXX.log)
+  if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"; } >"$log" 2>&1; then
+    tail -30 "$log" >&2
+    echo "system-deps: apt-get install ${need[*]} failed (full log: $log)" >&2
+    exit 1
+  fi
+  echo "[system-deps] installed ${need[*]}" >&2
 fi
 command -v go >/dev/null || { echo "system-deps: Go >= 1.26 is required to build kube-apiserver and etcd (install it from go.dev or your distribution)" >&2; exit 1; }
