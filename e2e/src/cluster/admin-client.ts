@@ -8,6 +8,9 @@ export interface TlsIdentity {
   readonly caPath: string;
   readonly certPath: string;
   readonly keyPath: string;
+  /** PEM contents, used instead of certPath/keyPath when given. */
+  readonly certPem?: string | undefined;
+  readonly keyPem?: string | undefined;
 }
 
 export interface AdminResponse {
@@ -30,8 +33,8 @@ export function adminRequest(
       {
         method,
         ca: readFileSync(id.caPath),
-        cert: readFileSync(id.certPath),
-        key: readFileSync(id.keyPath),
+        cert: id.certPem ?? readFileSync(id.certPath),
+        key: id.keyPem ?? readFileSync(id.keyPath),
         headers: {
           'user-agent': 'warmstart-e2e-harness',
           accept: 'application/json',
