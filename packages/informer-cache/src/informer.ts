@@ -1,0 +1,275 @@
+// A SharedInformer: one reflector, one store, any number of handlers, and a sync-gate Gate that opens when the
+// first list is in the store. A list the server forbids (or does not serve) fails the gate so readers waiting on
+// it reject at once; the reflector keeps retrying and the gate opens when it recovers.
+import { Gate, GateAbortedError, GateFailedError, GateTimeoutError } from '@warmstart/sync-gate';
+import {
+  CacheSyncTimeoutError,
+  ForbiddenResourceError,
+  InformerStoppedError,
+  ResourceNotServedError,
+} from './errors.js';
+import type { ReflectorEvent } from './events.js';
+import { gvrToString } from './gvr.js';
+import type { DeletedFinalStateUnknown, ResourceEventHandler } from './handlers.js';
+import { Lister } from './lister.js';
+import { type InformerLabels, type Logger, silentLogger } from './metrics.js';
+import { Reflector, type ReflectorOptions } from './reflector.js';
+import { type Indexer, type IndexFunc, Store, type StoreSink } from './store.js';
+import type { ApiTransport } from './transport.js';
+import type { GroupVersionResource, KubeObject, WaitOptions } from './types.js';
+
+export interface InformerOptions<T extends KubeObject = KubeObject>
+  extends Omit<ReflectorOptions, 'gvr' | 'transport'> {
+  /** Custom indexes besides the built-in `namespace` index. */
+  readonly indexers?: Readonly<Record<string, IndexFunc<T>>> | undefined;
+  /**
+   * Every this many milliseconds, replay every cached object to the handlers as update(obj, obj), with no API
+   * call (client-go's resync). 0 or undefined: off.
+   */
+  readonly resyncPeriodMs?: number | undefined;
+}
+
+/** Returned by addEventHandler. */
+export interface HandlerRegistration {
+  /** The handler's name, or undefined when it is identified by reference. */
+  readonly name: string | undefined;
+  remove(): void;
+}
+
+/** `informer:<cluster>/<group>/<version>/<resource>`, `core` for the core group. */
+export function informerGateName(cluster: string, gvr: GroupVersionResource): string {
+  return `informer:${cluster}/${gvrToString(gvr)}`;
+}
+
+const numbers = new Intl.NumberFormat('en-US');
+
+export class SharedInformer<T extends KubeObject = KubeObject> {
+  readonly gvr: GroupVersionResource;
+  readonly cluster: string;
+  /** Opens when the first list is in the store; fails while the server forbids the list. */
+  readonly gate: Gate;
+  readonly lister: Lister<T>;
+  readonly #store: Store<T>;
+  readonly #reflector: Reflector<T>;
+  readonly #handlers: ResourceEventHandler<T>[] = [];
+  readonly #labels: InformerLabels;
+  readonly #options: InformerOptions<T>;
+  readonly #logger: Logger;
+  readonly #sink: StoreSink<T>;
+  #abort: AbortController | undefined;
+  #running: Promise<void> | undefined;
+  #stopped = false;
+  #resyncTimer: NodeJS.Timeout | undefined;
+  #lastError: Error | undefined;
+
+  constructor(gvr: GroupVersionResource, transport: ApiTransport, options: InformerOptions<T> = {}) {
+    this.gvr = gvr;
+    this.cluster = transport.cluster;
+    this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
+    this.#labels = { cluster: this.cluster, resource: gvrToString(gvr) };
+    this.gate = new Gate(informerGateName(this.cluster, gvr));
+    this.gate.setProgress('not started');
+    this.#store = new Store<T>(options.indexers ?? {});
+    this.lister = new Lister(this.#store);
+    this.#sink = {
+      added: (o, initial) => this.#dispatch((h) => h.onAdd?.(o, initial)),
+      updated: (a, b) => this.#dispatch((h) => h.onUpdate?.(a, b)),
+      deleted: (o) => this.#dispatch((h) => h.onDelete?.(o as T | DeletedFinalStateUnknown<T>)),
+    };
+    this.#reflector = new Reflector<T>(
+      { ...options, gvr, transport },
+      {
+        onEvent: (event) => this.#onEvent(event),
+        onListProgress: (n) => this.gate.setProgress(`listed ${numbers.format(n)} objects`),
+        onError: (error, phase, retryInMs) => this.#onError(error, phase, retryInMs),
+      },
+    );
+  }
+
+  /** The store's read side. Objects are frozen and shared. */
+  get store(): Indexer<T> {
+    return this.#store;
+  }
+
+  /** True once the first list is in the store (client-go's HasSynced). */
+  get hasSynced(): boolean {
+    return this.#store.synced;
+  }
+
+  get isStarted(): boolean {
+    return this.#running !== undefined;
+  }
+
+  /** The last list or watch failure, cleared by the next successful sync. */
+  get lastError(): Error | undefined {
+    return this.#lastError;
+  }
+
+  get lastSyncResourceVersion(): string {
+    return this.#reflector.lastSyncResourceVersion;
+  }
+
+  /**
+   * Adds a handler. If the informer has synced, the handler first gets onAdd(obj, true) for every cached object,
+   * synchronously, so it misses nothing. A handler with a name already present is not added twice.
+   */
+  addEventHandler(handler: ResourceEventHandler<T>): HandlerRegistration {
+    if (!this.hasHandler(handler)) {
+      this.#handlers.push(handler);
+      if (this.hasSynced) {
+        this.#store.forEach((o) => {
+          try {
+            handler.onAdd?.(o, true);
+          } catch (error) {
+            this.#handlerFailed(error);
+          }
+        });
+      }
+    }
+    return { name: handler.name, remove: () => this.removeEventHandler(handler) };
+  }
+
+  /** Removes a handler by reference or name. Returns whether one was removed. */
+  removeEventHandler(handler: ResourceEventHandler<T> | string): boolean {
+    const i = this.#handlers.findIndex((h) => sameHandler(h, handler));
+    if (i < 0) return false;
+    this.#handlers.splice(i, 1);
+    return true;
+  }
+
+  /** Whether a handler (by reference, or by name when it has one) is registered. */
+  hasHandler(handler: ResourceEventHandler<T> | string): boolean {
+    return this.#handlers.some((h) => sameHandler(h, handler));
+  }
+
+  get handlerCount(): number {
+    return this.#handlers.length;
+  }
+
+  addIndexers(indexers: Readonly<Record<string, IndexFunc<T>>>): void {
+    this.#store.addIndexers(indexers);
+  }
+
+  /** Starts listing and watching. Idempotent. The informer stops when `signal` aborts or stop() is called. */
+  start(signal?: AbortSignal): void {
+    if (this.#running !== undefined) return;
+    if (this.#stopped)
+      throw new Error(`informer ${this.gate.name} was stopped; create a new one to start again`);
+    const abort = new AbortController();
+    this.#abort = abort;
+    if (signal !== undefined) {
+      if (signal.aborted) abort.abort(signal.reason);
+      else signal.addEventListener('abort', () => abort.abort(signal.reason), { once: true });
+    }
+    this.gate.setProgress('listing');
+    this.#running = this.#reflector.run(abort.signal).catch((error: unknown) => {
+      this.#logger.error('reflector stopped unexpectedly', {
+        informer: this.gate.name,
+        error: String(error),
+      });
+    });
+    const period = this.#options.resyncPeriodMs ?? 0;
+    if (period > 0) {
+      this.#resyncTimer = setInterval(() => this.resync(), period);
+      this.#resyncTimer.unref();
+    }
+  }
+
+  /** Stops the reflector and waits for it. Readers still waiting for sync reject with InformerStoppedError. */
+  async stop(): Promise<void> {
+    if (this.#stopped) return this.#running;
+    this.#stopped = true;
+    if (this.#resyncTimer !== undefined) clearInterval(this.#resyncTimer);
+    this.#abort?.abort(new InformerStoppedError(this.gvr, this.cluster));
+    if (!this.gate.isOpen) this.gate.fail(new InformerStoppedError(this.gvr, this.cluster));
+    await this.#running;
+  }
+
+  /** Replays every cached object to every handler as update(obj, obj). No API call is made. */
+  resync(): void {
+    if (!this.hasSynced || this.#handlers.length === 0) return;
+    this.#store.forEach((o) => {
+      this.#dispatch((h) => h.onUpdate?.(o, o));
+    });
+  }
+
+  /**
+   * Resolves when the informer has synced. Rejects with CacheSyncTimeoutError after `timeoutMs`, with the typed
+   * cause (ForbiddenResourceError, ResourceNotServedError, InformerStoppedError) when the gate fails, and with
+   * GateAbortedError when the signal aborts.
+   */
+  async waitForSync(options: WaitOptions = {}): Promise<void> {
+    if (this.hasSynced) return;
+    try {
+      await this.gate.wait(options);
+    } catch (error) {
+      throw this.#mapWaitError(error);
+    }
+  }
+
+  #mapWaitError(error: unknown): unknown {
+    if (error instanceof GateTimeoutError) {
+      return new CacheSyncTimeoutError(this.gvr, this.cluster, error.waitedMs, error.progress, {
+        cause: error,
+      });
+    }
+    if (error instanceof GateFailedError && error.cause instanceof Error) return error.cause;
+    if (error instanceof GateAbortedError) return error;
+    return error;
+  }
+
+  #onEvent(event: ReflectorEvent<T>): void {
+    this.#store.apply(event, this.#handlers.length === 0 ? undefined : this.#sink);
+    if (event.type === 'init-apply' || event.type === 'init') return;
+    this.#options.metrics?.objects?.(this.#labels, this.#store.size);
+    if (event.type === 'init-done') {
+      this.#lastError = undefined;
+      this.gate.setProgress(`synced ${numbers.format(this.#store.size)} objects`);
+      if (!this.gate.isOpen) {
+        this.gate.open();
+        this.#options.metrics?.synced?.(this.#labels, true);
+        this.#logger.info('informer synced', { informer: this.gate.name, objects: this.#store.size });
+      }
+    }
+  }
+
+  #onError(error: Error, phase: 'list' | 'watch', retryInMs: number): void {
+    this.#lastError = error;
+    if (this.gate.isOpen) return;
+    const retry = `retrying in ${(retryInMs / 1000).toFixed(1)} s`;
+    if (
+      phase === 'list' &&
+      (error instanceof ForbiddenResourceError || error instanceof ResourceNotServedError)
+    ) {
+      this.gate.setProgress(`${error.message} (${retry})`);
+      this.gate.fail(error);
+      return;
+    }
+    this.gate.setProgress(`${phase} failed: ${error.message} (${retry})`);
+  }
+
+  #dispatch(call: (handler: ResourceEventHandler<T>) => void): void {
+    for (const h of this.#handlers) {
+      try {
+        call(h);
+      } catch (error) {
+        this.#handlerFailed(error);
+      }
+    }
+  }
+
+  #handlerFailed(error: unknown): void {
+    // A throwing handler must not break the store or the other handlers.
+    this.#logger.error('event handler threw', { informer: this.gate.name, error: String(error) });
+  }
+}
+
+function sameHandler<T extends KubeObject>(
+  registered: ResourceEventHandler<T>,
+  wanted: ResourceEventHandler<T> | string,
+): boolean {
+  if (typeof wanted === 'string') return registered.name === wanted;
+  if (registered === wanted) return true;
+  return wanted.name !== undefined && registered.name === wanted.name;
+}
