@@ -21,7 +21,7 @@ export class GateFailedError extends GateWaitError {
   constructor(gate: string, waitedMs: number, cause: unknown) {
     super(
       `gate "${gate}" failed after ${waitedMs} ms: ${describe(cause)}. ` +
-        'Fix the cause (see the gate owner\'s logs or /readyz?verbose); the owner resets the gate when it retries.',
+        "Fix the cause (see the gate owner's logs or /readyz?verbose); the owner resets the gate when it retries.",
       gate,
       waitedMs,
       { cause },
@@ -36,10 +36,13 @@ export class GateTimeoutError extends GateWaitError {
     waitedMs: number,
     /** The owner's progress text at the moment of the timeout, if any (e.g. "listed 41,000 objects"). */
     readonly progress: string | undefined,
+    /** The gate's failure text when it was failed at the deadline (a wait with tolerateFailure), else undefined. */
+    readonly lastError?: string | undefined,
   ) {
     super(
       `timed out after ${waitedMs} ms waiting for gate "${gate}"` +
         (progress ? ` (progress: ${progress})` : '') +
+        (lastError ? `; the gate is failed: ${lastError}` : '') +
         '. Raise the deadline if the work is just slow, or check /readyz?verbose for what is stuck.',
       gate,
       waitedMs,
@@ -64,6 +67,100 @@ export class GateStateError extends Error {
   }
 }
 
+/** A gate name is already taken in a registry or an aggregate. */
+export class DuplicateGateError extends Error {
+  constructor(
+    /** The name that is already registered. */
+    readonly gate: string,
+    where: string,
+  ) {
+    super(
+      `a different gate named "${gate}" is already registered in ${where}; gate names must be unique ` +
+        '(unregister the old one first, or pick a distinct name such as "informer:<cluster>/<group>/<version>/<resource>")',
+    );
+    this.name = 'DuplicateGateError';
+  }
+}
+
+/** No gate of that name is registered where a lifecycle group or an aggregate looked for it. */
+export class UnknownGateError extends Error {
+  constructor(
+    /** The name that was looked up. */
+    readonly gate: string,
+  ) {
+    super(
+      `no gate named "${gate}" is registered in the readiness registry; register it (e.g. readiness.allOf("${gate}")) ` +
+        'before the lifecycle reaches the group that waits for it',
+    );
+    this.name = 'UnknownGateError';
+  }
+}
+
+/** The cause an aggregate gate fails with: it names the member that failed and carries that member's cause. */
+export class MemberFailedError extends Error {
+  constructor(
+    /** The aggregate gate's name. */
+    readonly aggregate: string,
+    /** The failed member's name. */
+    readonly member: string,
+    cause: unknown,
+  ) {
+    super(`member "${member}" failed: ${describe(cause)}`, { cause });
+    this.name = 'MemberFailedError';
+  }
+}
+
+/** The lifecycle was used against its state machine (started twice, a runnable added after stop, ...). */
+export class LifecycleStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LifecycleStateError';
+  }
+}
+
+/** A runnable's start threw or rejected, or it reported a failure later; the lifecycle stopped because of it. */
+export class RunnableFailedError extends Error {
+  constructor(
+    /** The runnable's name. */
+    readonly runnable: string,
+    /** The name of the group it belongs to. */
+    readonly group: string,
+    cause: unknown,
+  ) {
+    super(
+      `runnable "${runnable}" in group "${group}" failed: ${describe(cause)}. ` +
+        'Every started runnable was stopped in reverse order; fix the cause and start again.',
+      { cause },
+    );
+    this.name = 'RunnableFailedError';
+  }
+}
+
+/** A group could not start because a gate it waits for did not open (deadline, unknown gate). */
+export class GroupStartError extends Error {
+  constructor(
+    /** The group's name. */
+    readonly group: string,
+    cause: unknown,
+  ) {
+    super(`group "${group}" did not start: ${describe(cause)}`, { cause });
+    this.name = 'GroupStartError';
+  }
+}
+
+/** A --cache-sync-strategy value that is not one of the known names. */
+export class UnknownStrategyError extends Error {
+  constructor(
+    /** The value that was given. */
+    readonly value: string,
+    known: readonly string[],
+  ) {
+    super(`unknown cache sync strategy "${value}"; use one of: ${known.join(', ')}`);
+    this.name = 'UnknownStrategyError';
+  }
+}
+
+/** Renders any thrown value or failure cause as one line of text. */
 export function describe(cause: unknown): string {
   if (cause instanceof Error) return cause.message;
   if (typeof cause === 'string') return cause;

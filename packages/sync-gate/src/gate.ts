@@ -1,6 +1,7 @@
 // A named one-shot latch: pending -> open, or pending -> failed -> (reset) pending / (recovered) open.
 // Waiters are settled in one pass when the state changes; an idle gate holds no timers and polls nothing.
-import { GateAbortedError, GateFailedError, GateStateError, GateTimeoutError, describe } from './errors.js';
+import { describe, GateAbortedError, GateFailedError, GateStateError, GateTimeoutError } from './errors.js';
+import { notify } from './notify.js';
 
 export type GateState = 'pending' | 'open' | 'failed';
 
@@ -23,24 +24,57 @@ export interface WaitOptions {
   readonly signal?: AbortSignal | undefined;
   /** Rejects with GateTimeoutError after this many milliseconds. Omit only where a signal bounds the wait. */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Keep waiting while the gate is failed, for owners that retry and reset their gate (an informer whose
+   * list was forbidden). Only open, abort or the deadline end such a wait. Default false: failure rejects.
+   */
+  readonly tolerateFailure?: boolean | undefined;
 }
 
 export type GateListener = (snapshot: GateSnapshot) => void;
 
+/**
+ * What a waiter may use: every gate kind (a plain Gate, an AllOfGate) implements it, and only the owner holds
+ * the handle that can open, fail or reset. Readiness, lifecycle groups and readers take this type.
+ */
+export interface ReadonlyGate {
+  readonly name: string;
+  readonly state: GateState;
+  readonly isOpen: boolean;
+  readonly cause: unknown;
+  readonly waiters: number;
+  readonly progress: string | undefined;
+  wait(options?: WaitOptions): Promise<void>;
+  onChange(listener: GateListener): () => void;
+  snapshot(): GateSnapshot;
+}
+
 interface Waiter {
   readonly startedAt: number;
-  resolve(): void;
-  reject(error: Error): void;
+  readonly signal: AbortSignal | undefined;
+  readonly tolerateFailure: boolean;
+  timer: NodeJS.Timeout | undefined;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+// Many waiters often share one signal (a manager's stop signal). EventTarget.addEventListener scans the
+// listener list for duplicates, so one listener per waiter makes 100k waits quadratic (minutes, measured);
+// the gate therefore keeps one abort listener per distinct signal and a set of its waiters.
+interface SignalGroup {
+  readonly waiters: Set<Waiter>;
+  readonly onAbort: () => void;
 }
 
 /** A named one-shot latch with a typed failure state. */
-export class Gate {
+export class Gate implements ReadonlyGate {
   readonly name: string;
   #state: GateState = 'pending';
   #since = Date.now();
   #cause: unknown = undefined;
   #progress: string | undefined = undefined;
   readonly #waiters = new Set<Waiter>();
+  readonly #bySignal = new Map<AbortSignal, SignalGroup>();
   readonly #listeners = new Set<GateListener>();
 
   /** Creates a pending gate. The name appears in every error and readiness line. */
@@ -86,24 +120,34 @@ export class Gate {
     this.#state = 'open';
     this.#cause = undefined;
     this.#since = Date.now();
-    const waiters = [...this.#waiters];
+    // Settling a promise runs nothing synchronously, so iterating the live set cannot be re-entered.
+    for (const w of this.#waiters) {
+      if (w.timer !== undefined) clearTimeout(w.timer);
+      w.resolve();
+    }
     this.#waiters.clear();
-    for (const w of waiters) w.resolve();
+    for (const [signal, group] of this.#bySignal) signal.removeEventListener('abort', group.onAbort);
+    this.#bySignal.clear();
     this.#emit();
   }
 
-  /** Fails the gate: every current waiter rejects with GateFailedError, and so does every later wait until reset or open. */
+  /**
+   * Fails the gate: current waiters reject with GateFailedError (except those waiting with tolerateFailure),
+   * and so does every later wait until reset or open. Failing a failed gate replaces the cause.
+   */
   fail(cause: unknown): void {
     if (this.#state === 'open') {
       throw new GateStateError(`gate "${this.name}" is open and cannot fail; a one-shot latch stays open`);
     }
     this.#state = 'failed';
     this.#cause = cause;
-    this.#since = Date.now();
     const now = Date.now();
-    const waiters = [...this.#waiters];
-    this.#waiters.clear();
-    for (const w of waiters) w.reject(new GateFailedError(this.name, now - w.startedAt, cause));
+    this.#since = now;
+    for (const w of this.#waiters) {
+      if (w.tolerateFailure) continue;
+      this.#detach(w);
+      w.reject(new GateFailedError(this.name, now - w.startedAt, cause));
+    }
     this.#emit();
   }
 
@@ -122,40 +166,26 @@ export class Gate {
   /** Resolves when the gate opens; rejects on failure, abort or deadline with a GateWaitError subclass. */
   wait(options: WaitOptions = {}): Promise<void> {
     if (this.#state === 'open') return Promise.resolve();
-    const startedAt = Date.now();
-    if (this.#state === 'failed') return Promise.reject(new GateFailedError(this.name, 0, this.#cause));
-    const { signal, timeoutMs } = options;
+    const { signal, timeoutMs, tolerateFailure = false } = options;
+    if (this.#state === 'failed' && !tolerateFailure) {
+      return Promise.reject(new GateFailedError(this.name, 0, this.#cause));
+    }
     if (signal?.aborted) return Promise.reject(new GateAbortedError(this.name, 0, signal.reason));
 
     return new Promise<void>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      const cleanup = (): void => {
-        if (timer !== undefined) clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
       const waiter: Waiter = {
-        startedAt,
-        resolve: () => {
-          cleanup();
-          resolve();
-        },
-        reject: (error) => {
-          cleanup();
-          reject(error);
-        },
+        startedAt: Date.now(),
+        signal,
+        tolerateFailure,
+        timer: undefined,
+        resolve,
+        reject,
       };
-      const onAbort = (): void => {
-        this.#waiters.delete(waiter);
-        waiter.reject(new GateAbortedError(this.name, Date.now() - startedAt, signal?.reason));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
       if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
-        timer = setTimeout(() => {
-          this.#waiters.delete(waiter);
-          waiter.reject(new GateTimeoutError(this.name, Date.now() - startedAt, this.#progress));
-        }, Math.max(0, timeoutMs));
+        waiter.timer = setTimeout(() => this.#timeOut(waiter), Math.max(0, timeoutMs));
       }
       this.#waiters.add(waiter);
+      if (signal !== undefined) this.#attach(signal, waiter);
     });
   }
 
@@ -177,9 +207,51 @@ export class Gate {
     };
   }
 
+  #attach(signal: AbortSignal, waiter: Waiter): void {
+    let group = this.#bySignal.get(signal);
+    if (group === undefined) {
+      const waiters = new Set<Waiter>();
+      const onAbort = (): void => {
+        this.#bySignal.delete(signal);
+        const now = Date.now();
+        for (const w of waiters) {
+          this.#waiters.delete(w);
+          if (w.timer !== undefined) clearTimeout(w.timer);
+          w.reject(new GateAbortedError(this.name, now - w.startedAt, signal.reason));
+        }
+      };
+      group = { waiters, onAbort };
+      this.#bySignal.set(signal, group);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    group.waiters.add(waiter);
+  }
+
+  // Removes one waiter from every index and drops its timer and, if it was the last on its signal, the listener.
+  #detach(waiter: Waiter): void {
+    this.#waiters.delete(waiter);
+    if (waiter.timer !== undefined) clearTimeout(waiter.timer);
+    const signal = waiter.signal;
+    if (signal === undefined) return;
+    const group = this.#bySignal.get(signal);
+    if (group === undefined) return;
+    group.waiters.delete(waiter);
+    if (group.waiters.size === 0) {
+      this.#bySignal.delete(signal);
+      signal.removeEventListener('abort', group.onAbort);
+    }
+  }
+
+  #timeOut(waiter: Waiter): void {
+    waiter.timer = undefined;
+    this.#detach(waiter);
+    const lastError = this.#state === 'failed' ? describe(this.#cause) : undefined;
+    waiter.reject(new GateTimeoutError(this.name, Date.now() - waiter.startedAt, this.#progress, lastError));
+  }
+
   #emit(): void {
     if (this.#listeners.size === 0) return;
     const snap = this.snapshot();
-    for (const l of this.#listeners) l(snap);
+    notify(this.#listeners, snap);
   }
 }
