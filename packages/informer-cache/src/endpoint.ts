@@ -1,5 +1,6 @@
 // Where and how to reach one cluster's API server: URL, TLS material and auth headers, read from a client-node
 // KubeConfig (which runs exec plugins, token files and OIDC refreshes for us). The HTTP itself is ours.
+import { readFileSync } from 'node:fs';
 import type https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 
@@ -29,11 +30,15 @@ export interface KubeConfigEndpointOptions {
   readonly credentialTtlMs?: number;
 }
 
-/** Builds a ClusterEndpoint from the current context of a KubeConfig. */
-export async function endpointFromKubeConfig(
+/**
+ * Builds a ClusterEndpoint from the current context of a KubeConfig. TLS material is read now; credentials are
+ * asked of the KubeConfig per request (cached for `credentialTtlMs`), so rotating tokens, token files and exec
+ * plugins keep working. Not supported: proxy-url, and client certificates that only an exec plugin supplies.
+ */
+export function endpointFromKubeConfig(
   kc: KubeConfig,
   options: KubeConfigEndpointOptions = {},
-): Promise<ClusterEndpoint> {
+): ClusterEndpoint {
   const cluster = kc.getCurrentCluster();
   if (cluster === null) {
     throw new Error(
@@ -45,25 +50,22 @@ export async function endpointFromKubeConfig(
       `cluster "${cluster.name}" uses proxy-url, which @warmstart/informer-cache does not support yet`,
     );
   }
-  const first = await applied(kc);
+  const user = kc.getCurrentUser();
   const ttl = options.credentialTtlMs ?? 30_000;
-  let cached: { headers: Record<string, string>; at: number } | undefined = {
-    headers: first.headers,
-    at: Date.now(),
-  };
+  let cached: { headers: Record<string, string>; at: number } | undefined;
   return {
     server: cluster.server.replace(/\/+$/, ''),
     name: options.name ?? cluster.name,
     tls: {
-      ca: first.options.ca as string | Buffer | undefined,
-      cert: first.options.cert as string | Buffer | undefined,
-      key: first.options.key as string | Buffer | undefined,
-      rejectUnauthorized: first.options.rejectUnauthorized,
-      servername: first.options.servername ?? undefined,
+      ca: fileOrData(cluster.caFile, cluster.caData),
+      cert: fileOrData(user?.certFile, user?.certData),
+      key: fileOrData(user?.keyFile, user?.keyData),
+      rejectUnauthorized: cluster.skipTLSVerify ? false : undefined,
+      servername: cluster.tlsServerName,
     },
     async headers() {
       if (cached === undefined || Date.now() - cached.at > ttl) {
-        cached = { headers: (await applied(kc)).headers, at: Date.now() };
+        cached = { headers: await authHeaders(kc), at: Date.now() };
       }
       return cached.headers;
     },
@@ -73,9 +75,13 @@ export async function endpointFromKubeConfig(
   };
 }
 
-async function applied(
-  kc: KubeConfig,
-): Promise<{ options: https.RequestOptions; headers: Record<string, string> }> {
+function fileOrData(file: string | undefined, data: string | undefined): Buffer | undefined {
+  if (file !== undefined && file !== '') return readFileSync(file);
+  if (data !== undefined && data !== '') return Buffer.from(data, 'base64');
+  return undefined;
+}
+
+async function authHeaders(kc: KubeConfig): Promise<Record<string, string>> {
   const options: https.RequestOptions = {};
   await kc.applyToHTTPSOptions(options);
   const headers: Record<string, string> = {};
@@ -85,5 +91,5 @@ async function applied(
   if (typeof options.auth === 'string' && options.auth !== '' && headers.Authorization === undefined) {
     headers.Authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
   }
-  return { options, headers };
+  return headers;
 }

@@ -37,8 +37,8 @@ export interface ApiRequest {
   /** Query parameters; undefined values are left out, empty strings are sent (`resourceVersion=`). */
   readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
   /** A JSON-serialisable body, or a string sent as is. */
-  readonly body?: unknown;
-  readonly contentType?: string;
+  readonly body?: unknown | undefined;
+  readonly contentType?: string | undefined;
   /** `informer`, or the controller's name: goes into accounting and the User-Agent. */
   readonly source: string;
   /** Accounting label, `group/version/resource`. */
@@ -114,11 +114,11 @@ export class ApiTransport {
   readonly #userAgents = new Map<string, string>();
 
   /** Builds a transport for the current context of a client-node KubeConfig. */
-  static async fromKubeConfig(
+  static fromKubeConfig(
     kc: KubeConfig,
     options: ApiTransportOptions & KubeConfigEndpointOptions = {},
-  ): Promise<ApiTransport> {
-    return new ApiTransport(await endpointFromKubeConfig(kc, options), options);
+  ): ApiTransport {
+    return new ApiTransport(endpointFromKubeConfig(kc, options), options);
   }
 
   constructor(endpoint: ClusterEndpoint, options: ApiTransportOptions = {}) {

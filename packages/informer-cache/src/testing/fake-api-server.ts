@@ -11,7 +11,9 @@ import { parseSelector } from '../label-selector.js';
 import type { GroupVersionResource, KubeObject, KubeStatus } from '../types.js';
 import { type Json, type JsonPatchOperation, jsonPatch, mergePatch } from './patch.js';
 
-export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+export { INITIAL_EVENTS_END_ANNOTATION } from '../reflector.js';
+
+import { INITIAL_EVENTS_END_ANNOTATION } from '../reflector.js';
 
 export interface FakeApiServerOptions {
   /** Serve `sendInitialEvents=true` watches (the WatchList feature gate). Default true. */
