@@ -1,6 +1,12 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { GateAbortedError, GateFailedError, GateStateError, GateTimeoutError, GateWaitError } from './errors.js';
+import {
+  GateAbortedError,
+  GateFailedError,
+  GateStateError,
+  GateTimeoutError,
+  GateWaitError,
+} from './errors.js';
 import { Gate, type GateSnapshot } from './gate.js';
 
 afterEach(() => {
@@ -37,7 +43,9 @@ describe('Gate', () => {
     expect(error).toBeInstanceOf(GateAbortedError);
     expect(error).toBeInstanceOf(GateWaitError);
     expect((error as GateAbortedError).gate).toBe('leader:kube-system/warmstart');
-    expect((error as Error).message).toMatch(/wait for gate "leader:kube-system\/warmstart" was aborted after \d+ ms: shutting down/);
+    expect((error as Error).message).toMatch(
+      /wait for gate "leader:kube-system\/warmstart" was aborted after \d+ ms: shutting down/,
+    );
     expect((error as Error).cause).toBeInstanceOf(Error);
     expect(gate.waiters).toBe(0);
     expect(gate.state).toBe('pending');

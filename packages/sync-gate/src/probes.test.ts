@@ -17,7 +17,12 @@ afterEach(async () => {
 // A lag source the test controls, so /livez results do not depend on the machine's load.
 function fakeLag(initial = 0) {
   let value = initial;
-  return { lagMs: () => value, set: (ms: number) => void (value = ms) };
+  return {
+    lagMs: () => value,
+    set: (ms: number) => {
+      value = ms;
+    },
+  };
 }
 
 async function get(path: string, init: RequestInit = {}): Promise<{ status: number; body: string }> {
