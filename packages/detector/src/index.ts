@@ -57,6 +57,11 @@ export type { PodSpecResources } from './pod-requests.js';
 export { podResourceRequest } from './pod-requests.js';
 export type { ClaimingPolicy, PolicyCandidates } from './policy-choice.js';
 export { explicitPriority, findClaimingPolicy, highestPriorityPolicy } from './policy-choice.js';
+export {
+  DEFAULT_FAILOVER_GRACE_PERIOD_SECONDS,
+  defaultClusterPropagationPolicy,
+  defaultPropagationPolicy,
+} from './policy-defaults.js';
 export type { PreemptionDecision, PreemptionInput, PreemptionSkipReason } from './preemption.js';
 export { deprioritizedPeers, preemptionDecision } from './preemption.js';
 export {
