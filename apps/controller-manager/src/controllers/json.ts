@@ -1,0 +1,56 @@
+// JSON-shaped values as the controllers handle them: cached objects are frozen and shared, so anything we
+// change is a deep copy first; and "unchanged" means equal as JSON, not equal as JavaScript objects.
+
+/** A mutable JSON object, as a deep copy of a cached object is. */
+export type JsonObject = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A deep, unfrozen copy of a JSON value. Cached objects are frozen; this is how we get one we may change. */
+export function deepCopy<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/**
+ * Equality as the API server would see the two values once serialised: key order does not matter, and a
+ * key whose value is `undefined` is the same as an absent key (JSON.stringify drops it).
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (isRecord(a) && isRecord(b)) {
+    const keysA = definedKeys(a);
+    const keysB = definedKeys(b);
+    if (keysA.length !== keysB.length) return false;
+    for (const key of keysA) {
+      if (!Object.hasOwn(b, key) || !jsonEqual(a[key], b[key])) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+function definedKeys(object: JsonObject): string[] {
+  return Object.keys(object).filter((key) => object[key] !== undefined);
+}
+
+/** A string map field (labels, annotations) of a JSON object, copied; absent or malformed gives {}. */
+export function stringMapOf(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isRecord(value)) return out;
+  for (const [key, v] of Object.entries(value)) if (typeof v === 'string') out[key] = v;
+  return out;
+}
+
+/** Go's sort.Strings order (byte-wise), which is what Karmada's recorded key lists use. */
+export function compareStrings(a: string, b: string): number {
+  const ba = Buffer.from(a, 'utf8');
+  const bb = Buffer.from(b, 'utf8');
+  return Buffer.compare(ba, bb);
+}

@@ -1,0 +1,119 @@
+// What the scheduler writes after a schedule, and only when it differs from the cached binding: the spec patch
+// (spec.clusters plus the applied-placement record) and the status (Scheduled condition, observed generation,
+// last scheduled time, affinity term). Unchanged in, nothing out.
+import { BindingConditionType, type ResourceBindingStatus, type TargetCluster } from '@warmstart/api';
+import type { Binding } from './binding.js';
+import { type ConditionDraft, conditionChanged, findCondition, setCondition } from './conditions.js';
+import { jsonEqual } from './json.js';
+import type { ScheduleResult } from './scheduler.js';
+import { appliedPlacementValue } from './scheduling-trigger.js';
+import { AppliedPlacementAnnotation, ScheduledReason } from './well-known.js';
+
+const SCHEDULED_MESSAGE = 'Binding has been scheduled successfully.';
+
+/** The Scheduled condition for a schedule result. */
+export function scheduledCondition(result: ScheduleResult): ConditionDraft {
+  if (result.kind === 'Scheduled') {
+    return {
+      type: BindingConditionType.Scheduled,
+      status: 'True',
+      reason: ScheduledReason.Success,
+      message: SCHEDULED_MESSAGE,
+    };
+  }
+  return {
+    type: BindingConditionType.Scheduled,
+    status: 'False',
+    reason: result.reason === 'NoClusterFit' ? ScheduledReason.NoClusterFit : ScheduledReason.SchedulerError,
+    message: result.message,
+  };
+}
+
+/** The merge patch of a schedule: spec.clusters and the applied-placement annotation, written together. */
+export interface SchedulePatch {
+  /** The new spec.clusters; empty means clear it. */
+  readonly clusters: readonly TargetCluster[];
+  /** The new value of the policy.karmada.io/applied-placement annotation. */
+  readonly appliedPlacement: string;
+}
+
+/**
+ * The spec patch to write, or undefined when the binding already says the same. A SchedulerError writes
+ * nothing (spec.clusters stays as it is); NoClusterFit clears spec.clusters, as Karmada does.
+ */
+export function schedulePatch(binding: Readonly<Binding>, result: ScheduleResult): SchedulePatch | undefined {
+  if (result.kind === 'Unschedulable' && result.reason === 'SchedulerError') return undefined;
+  const appliedPlacement = appliedPlacementValue(binding.spec.placement);
+  const recorded = binding.metadata.annotations?.[AppliedPlacementAnnotation];
+  if (targetClustersEqual(binding.spec.clusters, result.clusters) && sameRecord(recorded, appliedPlacement)) {
+    return undefined;
+  }
+  return { clusters: result.clusters, appliedPlacement };
+}
+
+/**
+ * The binding status to write after a schedule, or undefined when nothing would change. On success
+ * schedulerObservedGeneration catches up with metadata.generation; lastScheduledTime moves only when the
+ * schedule changed something, so a pass that finds nothing new writes nothing. `now` is RFC 3339.
+ */
+export function scheduleStatusUpdate(
+  binding: Readonly<Binding>,
+  result: ScheduleResult,
+  now: string,
+): ResourceBindingStatus | undefined {
+  const status = binding.status ?? {};
+  const condition = scheduledCondition(result);
+  const existing = findCondition(status.conditions, condition.type);
+  const changedCondition = conditionChanged(existing, condition);
+  if (result.kind === 'Unschedulable') {
+    return changedCondition
+      ? { ...status, conditions: setCondition(status.conditions, condition, now) }
+      : undefined;
+  }
+
+  const generation = binding.metadata.generation ?? 0;
+  const affinityName = result.affinityName ?? status.schedulerObservingAffinityName;
+  const changed =
+    changedCondition ||
+    status.schedulerObservedGeneration !== generation ||
+    status.schedulerObservingAffinityName !== affinityName ||
+    status.lastScheduledTime === undefined ||
+    !targetClustersEqual(binding.spec.clusters, result.clusters);
+  if (!changed) return undefined;
+  return {
+    ...status,
+    conditions: setCondition(status.conditions, condition, now),
+    schedulerObservedGeneration: generation,
+    ...(affinityName !== undefined ? { schedulerObservingAffinityName: affinityName } : {}),
+    lastScheduledTime: now,
+  };
+}
+
+/** Same clusters with the same replicas and components, in any order (a missing replicas field is 0). */
+export function targetClustersEqual(
+  a: readonly Readonly<TargetCluster>[] | undefined,
+  b: readonly Readonly<TargetCluster>[] | undefined,
+): boolean {
+  const left = a ?? [];
+  const right = b ?? [];
+  if (left.length !== right.length) return false;
+  const byName = new Map(right.map((t) => [t.name, t]));
+  if (byName.size !== right.length) return false;
+  return left.every((t) => {
+    const other = byName.get(t.name);
+    return (
+      other !== undefined &&
+      (t.replicas ?? 0) === (other.replicas ?? 0) &&
+      jsonEqual(t.components ?? [], other.components ?? [])
+    );
+  });
+}
+
+function sameRecord(recorded: string | undefined, next: string): boolean {
+  if (recorded === undefined) return false;
+  try {
+    return jsonEqual(JSON.parse(recorded), JSON.parse(next));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,101 @@
+// When a binding needs scheduling, with karmada-scheduler's rules (pkg/scheduler/scheduler.go
+// doScheduleBinding): the placement differs from the one recorded at the last schedule, the replicas no longer
+// add up, a reschedule was requested, or the binding is Duplicated / not a workload (always rescheduled, so
+// cluster changes reach it). Anything else only needs status.schedulerObservedGeneration caught up.
+import type { Placement } from '@warmstart/api';
+import type { Binding } from './binding.js';
+import { jsonEqual } from './json.js';
+import { replicaSchedulingTypeOf } from './scheduler.js';
+import { AppliedPlacementAnnotation } from './well-known.js';
+
+export type SchedulingTrigger =
+  /** No placement recorded yet, or spec.placement differs from it. */
+  | 'PlacementChanged'
+  /** spec.clusters no longer adds up to spec.replicas (scaled, or a cluster was evicted). */
+  | 'ReplicasChanged'
+  /** spec.rescheduleTriggeredAt is later than status.lastScheduledTime. */
+  | 'RescheduleTriggered'
+  /** Duplicated or non-workload bindings are scheduled on every pass. */
+  | 'AlwaysScheduled';
+
+export type SchedulingSkipReason =
+  | 'Deleting'
+  | 'NoPlacement'
+  /** spec.suspension.scheduling is true. */
+  | 'SchedulingSuspended'
+  | 'UpToDate';
+
+export type SchedulingDecision =
+  | { readonly schedule: true; readonly trigger: SchedulingTrigger }
+  | {
+      readonly schedule: false;
+      readonly reason: SchedulingSkipReason;
+      /** metadata.generation differs from status.schedulerObservedGeneration: write the generation only. */
+      readonly observedGenerationStale: boolean;
+    };
+
+export function schedulingDecision(binding: Readonly<Binding>): SchedulingDecision {
+  const skip = (reason: SchedulingSkipReason): SchedulingDecision => ({
+    schedule: false,
+    reason,
+    observedGenerationStale:
+      (binding.metadata.generation ?? 0) !== (binding.status?.schedulerObservedGeneration ?? 0),
+  });
+  const { spec } = binding;
+  if (binding.metadata.deletionTimestamp !== undefined) return skip('Deleting');
+  if (spec.suspension?.scheduling === true) return skip('SchedulingSuspended');
+  if (spec.placement === undefined) return skip('NoPlacement');
+  if (placementChanged(spec.placement, binding.metadata.annotations?.[AppliedPlacementAnnotation])) {
+    return { schedule: true, trigger: 'PlacementChanged' };
+  }
+  if (replicasChanged(binding)) return { schedule: true, trigger: 'ReplicasChanged' };
+  if (rescheduleRequested(spec.rescheduleTriggeredAt, binding.status?.lastScheduledTime)) {
+    return { schedule: true, trigger: 'RescheduleTriggered' };
+  }
+  if ((spec.replicas ?? 0) === 0 || replicaSchedulingTypeOf(spec.placement) === 'Duplicated') {
+    return { schedule: true, trigger: 'AlwaysScheduled' };
+  }
+  return skip('UpToDate');
+}
+
+/** True when the binding should be scheduled now; see {@link schedulingDecision} for why. */
+export function schedulingNeeded(binding: Readonly<Binding>): boolean {
+  return schedulingDecision(binding).schedule;
+}
+
+/** The value of the applied-placement annotation that records `placement` as scheduled. */
+export function appliedPlacementValue(placement: Readonly<Placement> | undefined): string {
+  return JSON.stringify(placement ?? {});
+}
+
+function placementChanged(placement: Readonly<Placement>, applied: string | undefined): boolean {
+  if (applied === undefined || applied === '') return true;
+  let recorded: unknown;
+  try {
+    recorded = JSON.parse(applied);
+  } catch {
+    // Karmada logs an unreadable record and treats the placement as unchanged; rescheduling on every pass
+    // would not repair it either, since only a successful schedule rewrites it.
+    return false;
+  }
+  return !jsonEqual(placement, recorded);
+}
+
+function replicasChanged(binding: Readonly<Binding>): boolean {
+  const { spec } = binding;
+  if (spec.placement?.replicaScheduling === undefined) return false;
+  const replicas = spec.replicas ?? 0;
+  const clusters = spec.clusters ?? [];
+  if (replicaSchedulingTypeOf(spec.placement) === 'Duplicated') {
+    return clusters.some((c) => (c.replicas ?? 0) !== replicas);
+  }
+  return clusters.reduce((sum, c) => sum + (c.replicas ?? 0), 0) !== replicas;
+}
+
+// Nothing to compare against until a schedule has succeeded once.
+function rescheduleRequested(triggeredAt: string | undefined, lastScheduled: string | undefined): boolean {
+  if (triggeredAt === undefined || lastScheduled === undefined) return false;
+  const t = Date.parse(triggeredAt);
+  const l = Date.parse(lastScheduled);
+  return !Number.isNaN(t) && !Number.isNaN(l) && t > l;
+}
