@@ -324,6 +324,29 @@ describe('Reflector errors', () => {
     expect(h.store.size).toBe(1);
   });
 
+  it('relists at once on the first 410 but backs off when the server keeps answering 410', async () => {
+    const delays: number[] = [];
+    const clock: Clock = {
+      now: () => Date.now(),
+      sleep: async (ms) => {
+        delays.push(ms);
+      },
+    };
+    const h = await harness(
+      {},
+      (s) => {
+        s.create(configmaps, cm('a'));
+        s.fault({ verb: 'watch' }, { code: 410, reason: 'Expired', times: Number.POSITIVE_INFINITY });
+      },
+      { clock, random: () => 0.5, backoff: {}, watchList: 'never' },
+    );
+    await h.server.waitForRequest(() => h.server.requestsWhere(isList).length >= 4);
+    h.server.clearFaults();
+    // list, 410, list at once, 410, backoff, list, 410, backoff, list ...
+    expect(delays.slice(0, 2)).toEqual([1200, 2400]);
+    expect(h.server.requestsWhere(isList).length - delays.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('reports 403 on list as ForbiddenResourceError and keeps retrying', async () => {
     const h = await harness({ watchList: false }, (s) => {
       s.create(configmaps, cm('a'));

@@ -109,6 +109,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
   readonly #apiVersion: string;
   #lastRv = '';
   #rvUnavailable = false;
+  /** 410s in a row with no event received in between; a second one backs off (a server stuck answering 410). */
+  #expiredStreak = 0;
   #watchListSupported: boolean;
   #running = false;
 
@@ -166,7 +168,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
             if (phase.current === 'list') this.#rvUnavailable = true;
             needList = true;
             reason = 'expired';
-            continue;
+            if (this.#expiredStreak++ === 0) continue;
+            // Relisting at once again would loop as fast as the server answers: fall through to the backoff.
           }
           const typed = this.#classify(error, phase.current);
           const delay = this.#backoff.next();
@@ -398,6 +401,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
       if (initial) this.#observer.onEvent({ type: 'init' });
       const decoder = new LineDecoder((line) => {
         const event = JSON.parse(line) as { type?: string; object?: KubeObject | KubeStatus };
+        if (event.type !== 'ERROR') this.#expiredStreak = 0;
         switch (event.type) {
           case 'ADDED':
           case 'MODIFIED':
