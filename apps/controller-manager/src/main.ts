@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// warmstart-controller-manager: parse flags, run until SIGTERM/SIGINT, exit non-zero on failure.
+import { createLogger } from './logger.js';
+import { runManager } from './manager.js';
+import { FlagError, helpText, parseOptions } from './options.js';
+
+let options: ReturnType<typeof parseOptions>;
+try {
+  options = parseOptions(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof FlagError) {
+    process.stderr.write(`warmstart-controller-manager: ${error.message}\n`);
+    process.exit(2);
+  }
+  throw error;
+}
+if (options === 'help') {
+  process.stdout.write(`${helpText()}\n`);
+  process.exit(0);
+}
+
+const log = createLogger(options.logLevel, options.logFormat);
+const stop = new AbortController();
+let signals = 0;
+for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(sig, () => {
+    signals++;
+    if (signals > 1) {
+      log.warn({ signal: sig }, 'second signal: exiting without waiting for a graceful stop');
+      process.exit(1);
+    }
+    log.info({ signal: sig }, 'stopping');
+    stop.abort(new Error(`received ${sig}`));
+  });
+}
+
+try {
+  const outcome = await runManager(options, { signal: stop.signal, log });
+  log.info({ outcome }, 'stopped');
+  log.flush();
+  process.exitCode = outcome === 'stopped' ? 0 : 1;
+} catch (error) {
+  log.fatal({ err: error }, 'manager failed');
+  log.flush();
+  process.exitCode = 1;
+}

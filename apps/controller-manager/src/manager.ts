@@ -1,0 +1,306 @@
+// The manager's start-up order (DESIGN.md §4): probe, metrics and dashboard servers listen first; every
+// informer the enabled controllers need is registered up front and started, on standby replicas too; leader
+// election runs; the controllers start when leadership opens, and under gate-start also after every cache
+// has synced. SIGTERM stops the groups in reverse order within --graceful-shutdown-timeout.
+import { createServer, type Server } from 'node:http';
+import { KubeConfig } from '@kubernetes/client-node';
+import {
+  ApiTransport,
+  CacheReader,
+  FallbackCacheReader,
+  InformerManager,
+  MultiClusterInformerManager,
+  type Reader,
+  Writer,
+} from '@warmstart/informer-cache';
+import { LeaderElector } from '@warmstart/leader-election';
+import {
+  ALL_CACHES_GATE,
+  cacheSyncStrategy,
+  Gate,
+  Lifecycle,
+  type LifecycleReport,
+  listenProbes,
+  Readiness,
+  type Runnable,
+} from '@warmstart/sync-gate';
+import { countingReader, fencedWriter, type WriteClient } from './clients.js';
+import type { ManagerContext } from './context.js';
+import { buildControllers } from './controllers/registry.js';
+import { listenDashboard } from './dashboard/index.js';
+import { informerLeaseClient } from './lease-client.js';
+import { cacheLogger, type Logger } from './logger.js';
+import { ManagerMetrics } from './metrics.js';
+import { type ManagerOptions, parseBindAddress } from './options.js';
+import { ManagerStatus } from './status-source.js';
+
+export type ManagerOutcome = 'stopped' | 'lost-leadership' | 'failed';
+
+export interface RunOptions {
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+  /** For tests: a KubeConfig instead of --kubeconfig / the default loading rules. */
+  readonly kubeConfig?: KubeConfig | undefined;
+  /** Called once the servers listen, with their real addresses (tests bind port 0). */
+  readonly onListening?: ((addresses: ListeningAddresses) => void) | undefined;
+}
+
+export interface ListeningAddresses {
+  readonly probes: string | undefined;
+  readonly metrics: string | undefined;
+  readonly dashboard: string | undefined;
+}
+
+export class LeadershipLostError extends Error {
+  constructor(identity: string) {
+    super(
+      `${identity} lost the leader lease (could not renew within the renew deadline); stopping so a standby can lead`,
+    );
+    this.name = 'LeadershipLostError';
+  }
+}
+
+function serverRunnable(
+  name: string,
+  listen: () => Promise<{ close(): Promise<void> }>,
+): Runnable & { ready: Promise<void> } {
+  let handle: { close(): Promise<void> } | undefined;
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((r) => {
+    markReady = r;
+  });
+  return {
+    name,
+    ready,
+    start: async () => {
+      handle = await listen();
+      markReady();
+    },
+    stop: async () => {
+      await handle?.close();
+    },
+  };
+}
+
+function listenMetrics(
+  metrics: ManagerMetrics,
+  host: string,
+  port: number,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+      (error: unknown) => res.writeHead(500).end(String(error)),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const a = server.address();
+      const url =
+        typeof a === 'object' && a
+          ? `http://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`
+          : '';
+      resolve({
+        url,
+        close: () => new Promise<void>((r) => server.close(() => r()).closeAllConnections()),
+      });
+    });
+  });
+}
+
+export async function runManager(options: ManagerOptions, run: RunOptions): Promise<ManagerOutcome> {
+  const { log } = run;
+  const startedAt = Date.now();
+  const metrics = new ManagerMetrics(options.cacheSyncStrategy);
+  const readiness = new Readiness();
+  const strategy = cacheSyncStrategy(options.cacheSyncStrategy);
+  const status = new ManagerStatus(options.cacheSyncStrategy, startedAt, readiness, metrics);
+  const addresses: { probes?: string; metrics?: string; dashboard?: string } = {};
+
+  // 1. Servers. They are the first group, and /livez never depends on anything below.
+  const servers: (Runnable & { ready: Promise<void> })[] = [];
+  if (options.healthProbeBindAddress !== '0') {
+    const { host, port } = parseBindAddress(options.healthProbeBindAddress);
+    servers.push(
+      serverRunnable('probes', async () => {
+        const s = await listenProbes({ host, port, readiness });
+        addresses.probes = s.url;
+        return s;
+      }),
+    );
+  }
+  if (options.metricsBindAddress !== '0') {
+    const { host, port } = parseBindAddress(options.metricsBindAddress);
+    servers.push(
+      serverRunnable('metrics', async () => {
+        const s = await listenMetrics(metrics, host, port);
+        addresses.metrics = s.url;
+        return s;
+      }),
+    );
+  }
+  if (options.dashboardBindAddress !== '0') {
+    const { host, port } = parseBindAddress(options.dashboardBindAddress);
+    servers.push(
+      serverRunnable('dashboard', async () => {
+        const s = await listenDashboard({ host, port, source: status });
+        addresses.dashboard = s.url;
+        return s;
+      }),
+    );
+  }
+
+  // 2. The control plane's informers and the clients built on them.
+  const kc = run.kubeConfig ?? new KubeConfig();
+  if (!run.kubeConfig) {
+    if (options.kubeconfig) kc.loadFromFile(options.kubeconfig);
+    else kc.loadFromDefault();
+  }
+  const transport = ApiTransport.fromKubeConfig(kc, {
+    name: 'host',
+    rateLimit: { qps: options.kubeApiQps, burst: options.kubeApiBurst },
+    metrics,
+  });
+  const informerDefaults = options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {};
+  const host = new InformerManager({
+    transport,
+    metrics,
+    logger: cacheLogger(log),
+    informers: informerDefaults,
+  });
+  const members = new MultiClusterInformerManager({
+    metrics,
+    logger: cacheLogger(log),
+    informers: informerDefaults,
+  });
+  const cacheReader = new CacheReader(host, { timeoutMs: options.cacheSyncTimeoutMs });
+  const baseReader: Reader =
+    strategy.reads === 'fall-back-to-api-server'
+      ? new FallbackCacheReader(host, cacheReader, { source: 'fallback-reader' })
+      : cacheReader;
+
+  let elector: LeaderElector | undefined;
+  const leading = options.leaderElect ? undefined : new Gate('leader:disabled');
+  leading?.open();
+  if (options.leaderElect) {
+    elector = new LeaderElector({
+      client: informerLeaseClient(
+        host,
+        new Writer(transport, { source: 'leader-election' }),
+        options.leaderElectResourceNamespace,
+        options.leaderElectResourceName,
+      ),
+      namespace: options.leaderElectResourceNamespace,
+      name: options.leaderElectResourceName,
+      identity: options.identity,
+      leaseDurationMs: options.leaderElectLeaseDurationMs,
+      renewDeadlineMs: options.leaderElectRenewDeadlineMs,
+      retryPeriodMs: options.leaderElectRetryPeriodMs,
+      releaseOnCancel: true,
+      onNewLeader: (identity) => {
+        status.setLeader(identity);
+        log.info({ leader: identity }, 'observed leader');
+      },
+      log: (level, message, fields) => log[level](fields ?? {}, message),
+    });
+  }
+  const isLeader = (): boolean => (elector ? elector.isLeader() : true);
+  const identity = elector?.identity ?? 'leader-election-disabled';
+  status.setIdentity(identity, isLeader);
+
+  const context: ManagerContext = {
+    options,
+    log,
+    metrics,
+    host,
+    members,
+    reader: (controller) => countingReader(baseReader, host, () => controller.readerWaited()),
+    writer: (source: string): WriteClient => fencedWriter(new Writer(transport, { source }), isLeader),
+    isLeader,
+  };
+  // Controllers register every informer they need in their constructors: before anything starts.
+  const { controllers, members: memberRegistry } = await buildControllers(context, run.signal);
+  for (const c of controllers) status.addController(c);
+  memberRegistry.onChange((_name, member) => {
+    if (member) status.watchInformers(member.informers);
+  });
+
+  for (const informer of host.informers()) readiness.register(informer.gate);
+  status.watchInformers(host);
+  readiness.allOf(ALL_CACHES_GATE, host.gates()).seal();
+  log.info(
+    {
+      informers: host.informers().length,
+      controllers: controllers.map((c) => c.name),
+      strategy: strategy.name,
+    },
+    'informers registered',
+  );
+
+  let lost = false;
+  const leaderGroup: Runnable[] = elector
+    ? [
+        {
+          name: 'leader-election',
+          start: (signal, ctx) => {
+            void elector.run(signal).then((outcome) => {
+              metrics.setLeader(false);
+              if (outcome === 'lost') {
+                lost = true;
+                ctx.fail(new LeadershipLostError(identity));
+              }
+            });
+            void elector.leading.wait({ signal }).then(
+              () => metrics.setLeader(true),
+              () => undefined,
+            );
+          },
+        },
+      ]
+    : [];
+
+  const lifecycle = new Lifecycle({
+    readiness,
+    strategy,
+    stopTimeoutMs: options.gracefulShutdownTimeoutMs,
+    groups: [
+      { name: 'servers', runnables: servers },
+      {
+        name: 'caches',
+        runnables: [
+          { name: 'host-informers', start: (signal) => host.start(signal), stop: () => host.stop() },
+          { name: 'member-informers', start: () => undefined, stop: () => memberRegistry.removeAll() },
+        ],
+      },
+      { name: 'leader-election', runnables: leaderGroup },
+      {
+        name: 'controllers',
+        runnables: controllers,
+        waitFor: [elector ? elector.leading : leading!],
+        waitTimeoutMs: strategy.name === 'gate-start' ? undefined : undefined,
+      },
+    ],
+  });
+  status.setLifecycle(lifecycle);
+  lifecycle.start({ signal: run.signal });
+  void Promise.all(servers.map((s) => s.ready)).then(() => {
+    run.onListening?.({
+      probes: addresses.probes,
+      metrics: addresses.metrics,
+      dashboard: addresses.dashboard,
+    });
+    log.info({ ...addresses, startupMs: Date.now() - startedAt }, 'serving probes');
+  });
+  const report: LifecycleReport = await lifecycle.done;
+  transport.close();
+  if (report.outcome === 'failed') {
+    log.error({ err: report.cause, stopOrder: report.stopOrder }, 'manager failed');
+    return lost ? 'lost-leadership' : 'failed';
+  }
+  return 'stopped';
+}
