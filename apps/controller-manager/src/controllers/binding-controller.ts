@@ -1,0 +1,140 @@
+// The binding controller: one Work per target cluster in karmada-es-<cluster>, built from the binding and
+// its resource template (both from the cache); orphan Works deleted; on binding deletion its Works go first,
+// then the binding's finalizer. A Work that is already as desired is not written.
+import { KarmadaResources, type Work } from '@warmstart/api';
+import type { GroupVersionResource, KubeObject, KubeObjectInput } from '@warmstart/informer-cache';
+import type { ManagerContext } from '../context.js';
+import { QueueController } from '../controller.js';
+import { bindingFinalizer } from './binding.js';
+import {
+  type AnyBinding,
+  enqueueBindings,
+  parseBindingKey,
+  WORKS_BY_BINDING,
+  worksByBinding,
+} from './binding-keys.js';
+import { desiredWorks, mergeWork, orphanWorks, workNeedsUpdate } from './work-builder.js';
+
+export const BINDING_CONTROLLER = 'binding';
+
+export class TemplateNotCachedError extends Error {
+  constructor(apiVersion: string, kind: string) {
+    super(
+      `no informer caches ${apiVersion} ${kind}: the detector registers one per propagatable resource; is the resource served and not skipped?`,
+    );
+    this.name = 'TemplateNotCachedError';
+  }
+}
+
+export function bindingController(ctx: ManagerContext): QueueController {
+  const writer = ctx.writer(BINDING_CONTROLLER);
+  const controller: QueueController = new QueueController({
+    name: BINDING_CONTROLLER,
+    concurrency: ctx.options.concurrentResourceBindingSyncs,
+    log: ctx.log,
+    metrics: ctx.metrics,
+    reconcile: async (key, signal) => {
+      const { gvr, namespace, name } = parseBindingKey(key);
+      const binding = await reader.get<AnyBinding>(gvr, { namespace, name }, { signal });
+      const existing = await reader.byIndex<Work & KubeObject>(KarmadaResources.Work, WORKS_BY_BINDING, key, {
+        signal,
+      });
+      if (!binding || binding.metadata.deletionTimestamp) {
+        for (const w of existing) await deleteWork(w, signal);
+        if (binding?.metadata.deletionTimestamp) await removeFinalizer(gvr, binding, signal);
+        return;
+      }
+      const templateGvr = templateResource(binding.spec.resource.apiVersion, binding.spec.resource.kind);
+      const template = await reader.get(
+        templateGvr,
+        { namespace: binding.spec.resource.namespace, name: binding.spec.resource.name },
+        { signal },
+      );
+      if (!template) return; // the template is gone; the garbage collector removes the binding
+      const desired = desiredWorks({ binding, template: template as never, existingWorks: existing });
+      if (desired.kind === 'Invalid') throw new Error(`cannot build Works for ${key}: ${desired.message}`);
+      for (const work of desired.works) {
+        const current = existing.find(
+          (w) => w.metadata.namespace === work.metadata.namespace && w.metadata.name === work.metadata.name,
+        );
+        if (!current) {
+          await writer
+            .create(KarmadaResources.Work, work as unknown as KubeObjectInput, { signal })
+            .catch((error: { code?: number }) => {
+              if (error.code !== 409) throw error;
+            });
+        } else if (workNeedsUpdate(current, work)) {
+          await writer.update(KarmadaResources.Work, mergeWork(current, work) as unknown as KubeObjectInput, {
+            signal,
+          });
+        }
+      }
+      for (const orphan of orphanWorks(existing, desired.works, binding))
+        await deleteWork(orphan as Work & KubeObject, signal);
+    },
+  });
+  const reader = ctx.reader(controller);
+
+  async function deleteWork(w: Readonly<Work & KubeObject>, signal: AbortSignal): Promise<void> {
+    if (w.metadata.deletionTimestamp) return;
+    await writer
+      .delete(KarmadaResources.Work, { namespace: w.metadata.namespace, name: w.metadata.name }, { signal })
+      .catch((error: { code?: number }) => {
+        if (error.code !== 404) throw error;
+      });
+  }
+
+  async function removeFinalizer(
+    gvr: GroupVersionResource,
+    binding: Readonly<AnyBinding>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const finalizer = bindingFinalizer(binding);
+    const finalizers = binding.metadata.finalizers ?? [];
+    if (!finalizers.includes(finalizer)) return;
+    await writer.patch(
+      gvr,
+      { namespace: binding.metadata.namespace, name: binding.metadata.name },
+      {
+        type: 'merge',
+        patch: {
+          metadata: {
+            resourceVersion: binding.metadata.resourceVersion,
+            finalizers: finalizers.filter((f) => f !== finalizer),
+          },
+        },
+      },
+      { signal },
+    );
+  }
+
+  function templateResource(apiVersion: string, kind: string): GroupVersionResource {
+    const [group, version] = apiVersion.includes('/')
+      ? (apiVersion.split('/') as [string, string])
+      : ['', apiVersion];
+    const informer = ctx.host
+      .informers()
+      .find((i) => i.gvr.group === group && i.gvr.version === version && i.gvr.kind === kind);
+    if (!informer) throw new TemplateNotCachedError(apiVersion, kind);
+    return informer.gvr;
+  }
+
+  const handler = { name: BINDING_CONTROLLER, ...enqueueBindings((k, i) => controller.enqueue(k, i)) };
+  ctx.host.forResource(KarmadaResources.ResourceBinding, handler);
+  ctx.host.forResource(KarmadaResources.ClusterResourceBinding, handler);
+  // A Work changed or deleted behind our back is put right by reconciling its binding.
+  const enqueueOwner = (w: KubeObject, initial = false): void => {
+    for (const k of worksByBinding(w)) controller.enqueue(k, initial);
+  };
+  ctx.host.forResource(
+    KarmadaResources.Work,
+    {
+      name: BINDING_CONTROLLER,
+      onAdd: (w, initial) => enqueueOwner(w, initial),
+      onUpdate: (_o, w) => enqueueOwner(w),
+      onDelete: (w) => enqueueOwner(((w as { obj?: KubeObject }).obj ?? w) as KubeObject),
+    },
+    { indexers: { [WORKS_BY_BINDING]: worksByBinding } },
+  );
+  return controller;
+}

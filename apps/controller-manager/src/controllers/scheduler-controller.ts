@@ -1,0 +1,83 @@
+// The scheduler: static placement of ResourceBindings and ClusterResourceBindings onto member clusters,
+// written as spec.clusters (with the applied-placement annotation) and the Scheduled condition. It reads
+// bindings and Clusters from the cache and writes only when the result differs from what is stored.
+import { type Cluster, KarmadaResources } from '@warmstart/api';
+import type { KubeObject } from '@warmstart/informer-cache';
+import type { ManagerContext } from '../context.js';
+import { QueueController } from '../controller.js';
+import { type AnyBinding, bindingKey, enqueueBindings, parseBindingKey } from './binding-keys.js';
+import { schedulePatch, scheduleStatusUpdate } from './schedule-writes.js';
+import { scheduleBinding } from './scheduler.js';
+import { schedulingNeeded } from './scheduling-trigger.js';
+import { AppliedPlacementAnnotation } from './well-known.js';
+
+export const SCHEDULER = 'scheduler';
+
+export function schedulerController(ctx: ManagerContext): QueueController {
+  const writer = ctx.writer(SCHEDULER);
+  const controller: QueueController = new QueueController({
+    name: SCHEDULER,
+    concurrency: ctx.options.concurrentResourceBindingSyncs,
+    log: ctx.log,
+    metrics: ctx.metrics,
+    reconcile: async (key, signal) => {
+      const { gvr, namespace, name } = parseBindingKey(key);
+      const binding = await reader.get<AnyBinding>(gvr, { namespace, name }, { signal });
+      if (!binding || binding.metadata.deletionTimestamp || !schedulingNeeded(binding)) return;
+      const clusters = await reader.list<Cluster & KubeObject>(KarmadaResources.Cluster, { signal });
+      const result = scheduleBinding(binding, clusters);
+      const patch = schedulePatch(binding, result);
+      if (patch) {
+        await writer.patch(
+          gvr,
+          { namespace, name },
+          {
+            type: 'merge',
+            patch: {
+              metadata: {
+                resourceVersion: binding.metadata.resourceVersion,
+                annotations: { [AppliedPlacementAnnotation]: patch.appliedPlacement },
+              },
+              spec: { clusters: patch.clusters },
+            },
+          },
+          { signal },
+        );
+      }
+      const status = scheduleStatusUpdate(binding, result, new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
+      if (status)
+        await writer.patchStatus(gvr, { namespace, name }, { type: 'merge', patch: { status } }, { signal });
+      if (result.kind === 'Unschedulable')
+        ctx.log.info(
+          { binding: key, reason: result.reason, message: result.message },
+          'binding not scheduled',
+        );
+    },
+  });
+  const reader = ctx.reader(controller);
+  const handler = { name: SCHEDULER, ...enqueueBindings((k, i) => controller.enqueue(k, i)) };
+  ctx.host.forResource(KarmadaResources.ResourceBinding, handler);
+  ctx.host.forResource(KarmadaResources.ClusterResourceBinding, handler);
+  // A Cluster that joins, leaves or changes readiness can change every placement.
+  const reschedule = (): void => {
+    for (const gvr of [KarmadaResources.ResourceBinding, KarmadaResources.ClusterResourceBinding]) {
+      for (const b of ctx.host.informer(gvr)?.lister.list() ?? []) controller.enqueue(bindingKey(b));
+    }
+  };
+  ctx.host.forResource(KarmadaResources.Cluster, {
+    name: SCHEDULER,
+    onAdd: (_o, initial) => {
+      if (!initial) reschedule();
+    },
+    onUpdate: (o, n) => {
+      if (
+        JSON.stringify(o.status) !== JSON.stringify(n.status) ||
+        JSON.stringify(o.spec) !== JSON.stringify(n.spec) ||
+        o.metadata.labels !== n.metadata.labels
+      )
+        reschedule();
+    },
+    onDelete: reschedule,
+  });
+  return controller;
+}

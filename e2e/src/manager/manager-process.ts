@@ -1,0 +1,123 @@
+// Runs warmstart-controller-manager as a real child process (from its TypeScript sources through tsx, so no
+// build is needed), the way a restart or fail-over test needs it: its own pid to SIGKILL or SIGTERM, its own
+// ports, its log lines, and the moment /livez first answered.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../cluster/local-provider.js';
+import { waitFor } from '../cluster/wait.js';
+
+const main = fileURLToPath(new URL('../../../apps/controller-manager/src/main.ts', import.meta.url));
+const tsx = fileURLToPath(import.meta.resolve('tsx/esm'));
+
+export interface ManagerProcessOptions {
+  readonly kubeconfig: string;
+  readonly args?: readonly string[];
+  /** Where to write its stderr (JSON logs); default: kept in memory only. */
+  readonly logPath?: string | undefined;
+  readonly identity?: string | undefined;
+}
+
+export interface ManagerProcess {
+  readonly pid: number;
+  readonly probesUrl: string;
+  readonly metricsUrl: string;
+  readonly startedAt: number;
+  /** Milliseconds from spawn until /livez first answered 200. */
+  livezMs(): Promise<number>;
+  /** Log lines so far (JSON). */
+  logs(): readonly string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM and wait (graceful), or SIGKILL. */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+  metrics(): Promise<string>;
+  readyz(verbose?: boolean): Promise<{ status: number; body: string }>;
+}
+
+const live = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of live) c.kill('SIGKILL');
+});
+
+export async function startManager(options: ManagerProcessOptions): Promise<ManagerProcess> {
+  const probesPort = await freePort();
+  const metricsPort = await freePort();
+  const args = [
+    '--conditions=@warmstart/source',
+    '--import',
+    tsx,
+    main,
+    `--kubeconfig=${options.kubeconfig}`,
+    `--health-probe-bind-address=127.0.0.1:${probesPort}`,
+    `--metrics-bind-address=127.0.0.1:${metricsPort}`,
+    '--dashboard-bind-address=0',
+    '--log-format=json',
+    ...(options.identity ? [`--identity=${options.identity}`] : []),
+    ...(options.args ?? []),
+  ];
+  const startedAt = Date.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  live.add(child);
+  const lines: string[] = [];
+  const file = options.logPath ? createWriteStream(options.logPath, { flags: 'a' }) : undefined;
+  let partial = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    file?.write(chunk);
+    partial += chunk;
+    const parts = partial.split('\n');
+    partial = parts.pop() ?? '';
+    lines.push(...parts);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      live.delete(child);
+      file?.end();
+      resolve({ code, signal });
+    }),
+  );
+  const probesUrl = `http://127.0.0.1:${probesPort}`;
+  const metricsUrl = `http://127.0.0.1:${metricsPort}`;
+  let livez: Promise<number> | undefined;
+  const proc: ManagerProcess = {
+    pid: child.pid!,
+    probesUrl,
+    metricsUrl,
+    startedAt,
+    livezMs: () => {
+      livez ??= waitFor(
+        'the manager to answer /livez',
+        async () => {
+          if (child.exitCode !== null)
+            throw new Error(`the manager exited (${child.exitCode}): ${lines.slice(-5).join('\n')}`);
+          const res = await fetch(`${probesUrl}/livez`).catch(() => undefined);
+          return res?.status === 200 ? Date.now() - startedAt : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 20 },
+      );
+      return livez;
+    },
+    logs: () => lines,
+    exited,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+    metrics: async () => (await fetch(`${metricsUrl}/metrics`)).text(),
+    readyz: async (verbose = false) => {
+      const res = await fetch(`${probesUrl}/readyz${verbose ? '?verbose' : ''}`);
+      return { status: res.status, body: await res.text() };
+    },
+  };
+  return proc;
+}
+
+/** Reads one sample of a Prometheus text exposition (sum over all label sets when labels are omitted). */
+export function metricValue(text: string, name: string, labels: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name) || (line[name.length] !== '{' && line[name.length] !== ' ')) continue;
+    if (!Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) continue;
+    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
