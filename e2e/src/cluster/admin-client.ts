@@ -24,6 +24,7 @@ export function adminRequest(
   path: string,
   body?: unknown,
   signal?: AbortSignal,
+  contentType = 'application/json',
 ): Promise<AdminResponse> {
   const url = new URL(path, id.server);
   const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -38,7 +39,7 @@ export function adminRequest(
         headers: {
           'user-agent': 'warmstart-e2e-harness',
           accept: 'application/json',
-          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(payload === undefined ? {} : { 'content-type': contentType }),
         },
         signal,
         timeout: 10_000,

@@ -1,0 +1,74 @@
+// The policies of a synthetic load: in every namespace a label-selector PropagationPolicy for all load
+// workloads, a few name-selector policies (higher implicit priority) and one match-all ClusterPropagationPolicy
+// (lowest), so matching, priority and claims all have work to do. Everything goes to every member (Duplicated).
+import type { TlsIdentity } from '../cluster/admin-client.js';
+import { adminRequest } from '../cluster/admin-client.js';
+import { type LoadShape, namespaceOf, workloadName } from '../load/workloads.js';
+
+export function loadPolicies(
+  shape: LoadShape,
+  members: readonly string[],
+): { path: string; body: unknown }[] {
+  const placement = { clusterAffinity: { clusterNames: [...members] } };
+  const out: { path: string; body: unknown }[] = [
+    {
+      path: '/apis/policy.karmada.io/v1alpha1/clusterpropagationpolicies',
+      body: {
+        apiVersion: 'policy.karmada.io/v1alpha1',
+        kind: 'ClusterPropagationPolicy',
+        metadata: { name: 'load-match-all' },
+        spec: { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], placement },
+      },
+    },
+  ];
+  for (let n = 0; n < shape.namespaces; n++) {
+    const ns = `load-${n}`;
+    out.push({
+      path: `/apis/policy.karmada.io/v1alpha1/namespaces/${ns}/propagationpolicies`,
+      body: {
+        apiVersion: 'policy.karmada.io/v1alpha1',
+        kind: 'PropagationPolicy',
+        metadata: { name: 'by-label', namespace: ns },
+        spec: {
+          resourceSelectors: [
+            {
+              apiVersion: 'apps/v1',
+              kind: 'Deployment',
+              labelSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'load' } },
+            },
+          ],
+          placement,
+        },
+      },
+    });
+  }
+  // A name-selector policy for every 100th workload.
+  for (let i = 0; i < shape.workloads; i += 100) {
+    const ns = namespaceOf(i, shape);
+    out.push({
+      path: `/apis/policy.karmada.io/v1alpha1/namespaces/${ns}/propagationpolicies`,
+      body: {
+        apiVersion: 'policy.karmada.io/v1alpha1',
+        kind: 'PropagationPolicy',
+        metadata: { name: `by-name-${workloadName(i)}`, namespace: ns },
+        spec: {
+          resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: workloadName(i) }],
+          placement,
+        },
+      },
+    });
+  }
+  return out;
+}
+
+export async function createPolicies(
+  id: TlsIdentity,
+  shape: LoadShape,
+  members: readonly string[],
+): Promise<void> {
+  for (const p of loadPolicies(shape, members)) {
+    const res = await adminRequest(id, 'POST', p.path, p.body);
+    if (res.status !== 201 && res.status !== 409)
+      throw new Error(`creating ${p.path}: ${res.status} ${res.body.slice(0, 300)}`);
+  }
+}

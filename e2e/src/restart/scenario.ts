@@ -1,0 +1,243 @@
+// The restart scenario of issue 7, measured from outside the manager: start it, wait until every workload
+// has its binding and Works, kill it, start it again and read the API server's audit log and the new
+// process's endpoints. One run per strategy on the same load gives the side-by-side comparison.
+import { readFileSync } from 'node:fs';
+import { type ClassifiedEvent, readAuditLog } from '../audit/audit-log.js';
+import { adminRequest } from '../cluster/admin-client.js';
+import type { ClusterInfo } from '../cluster/provider.js';
+import { waitFor } from '../cluster/wait.js';
+import { adminIdentity, installCrds, joinMember } from '../karmada/join.js';
+import { formatProgress, seed } from '../load/seed.js';
+import { namespaceOf, workloadName } from '../load/workloads.js';
+import { type ManagerProcess, metricValue, startManager } from '../manager/manager-process.js';
+import { createPolicies } from './policies.js';
+
+export type Strategy = 'block-reads' | 'gate-start' | 'fallback';
+
+export interface RestartRow {
+  readonly strategy: Strategy;
+  readonly workloads: number;
+  readonly directReads: number;
+  readonly writesAfterRestart: number;
+  readonly livezMs: number;
+  readonly readyzMs: number;
+  readonly firstReconcileMs: number;
+  readonly changePropagatedMs: number;
+  readonly peakRssBytes: number;
+  /** Verb + resource of every direct read and write seen (for the report). */
+  readonly detail: Readonly<Record<string, number>>;
+}
+
+export interface LoadedSet {
+  readonly host: ClusterInfo;
+  readonly members: readonly ClusterInfo[];
+  readonly workloads: number;
+  readonly namespaces: number;
+}
+
+const IDENTITY = 'warmstart-manager-0';
+
+/** Installs the CRDs, joins the members and seeds the load; idempotent (a resumed seed creates nothing). */
+export async function prepareLoad(
+  host: ClusterInfo,
+  members: readonly ClusterInfo[],
+  workloads: number,
+  log = (l: string) => process.stderr.write(`${l}\n`),
+): Promise<LoadedSet> {
+  const namespaces = Math.max(1, Math.min(100, Math.ceil(workloads / 200)));
+  await installCrds(host);
+  for (const m of members) await joinMember(host, m);
+  const id = adminIdentity(host);
+  await adminRequest(id, 'POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'karmada-system' },
+  });
+  await seed({
+    workloads,
+    namespaces,
+    identity: id,
+    concurrency: 32,
+    onProgress: (p) => log(`[seed host] ${formatProgress(p)}`),
+  });
+  // Member namespaces, so the execution controller can create the Deployments in them.
+  for (const m of members) {
+    const mid = adminIdentity(m);
+    for (let n = 0; n < namespaces; n++)
+      await adminRequest(mid, 'POST', '/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: `load-${n}` },
+      });
+  }
+  await createPolicies(
+    id,
+    { workloads, namespaces },
+    members.map((m) => m.name),
+  );
+  return { host, members, workloads, namespaces };
+}
+
+async function countObjects(host: ClusterInfo, path: string): Promise<number> {
+  const res = await adminRequest(adminIdentity(host), 'GET', `${path}?limit=1`);
+  const body = JSON.parse(res.body) as { items?: unknown[]; metadata?: { remainingItemCount?: number } };
+  return (body.items?.length ?? 0) + (body.metadata?.remainingItemCount ?? 0);
+}
+
+/** Waits until every workload has a ResourceBinding and one Work per member. */
+export async function waitPropagated(
+  set: LoadedSet,
+  timeoutMs: number,
+  log = (l: string) => process.stderr.write(`${l}\n`),
+): Promise<void> {
+  const want = set.workloads * set.members.length;
+  let last = '';
+  await waitFor(
+    `${set.workloads} bindings and ${want} Works`,
+    async () => {
+      const rb = await countObjects(set.host, '/apis/work.karmada.io/v1alpha2/resourcebindings');
+      const works = await countObjects(set.host, '/apis/work.karmada.io/v1alpha1/works');
+      const line = `[propagation] ${rb}/${set.workloads} bindings, ${works}/${want} Works`;
+      if (line !== last) log((last = line));
+      return rb >= set.workloads && works >= want;
+    },
+    { timeoutMs, intervalMs: 1000 },
+  );
+}
+
+function peakRss(pid: number): number {
+  try {
+    const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Starts a manager for the load, or returns when it has propagated everything (the "before" state). */
+export async function startSteadyManager(
+  set: LoadedSet,
+  strategy: Strategy,
+  timeoutMs: number,
+): Promise<ManagerProcess> {
+  const m = await startManager({
+    kubeconfig: set.host.managerKubeconfig,
+    identity: IDENTITY,
+    args: [`--cache-sync-strategy=${strategy}`],
+  });
+  await waitPropagated(set, timeoutMs);
+  return m;
+}
+
+/**
+ * SIGKILLs `previous`, starts a new manager with `strategy`, and measures the restart. Returns the new process
+ * too, still running, so the next strategy can restart from it.
+ */
+export async function measureRestart(
+  set: LoadedSet,
+  previous: ManagerProcess,
+  strategy: Strategy,
+  settleMs = 10_000,
+): Promise<{ row: RestartRow; manager: ManagerProcess }> {
+  await previous.stop('SIGKILL');
+  const since = Date.now();
+  const manager = await startManager({
+    kubeconfig: set.host.managerKubeconfig,
+    identity: IDENTITY,
+    args: [`--cache-sync-strategy=${strategy}`],
+  });
+  const livezMs = await manager.livezMs();
+  // A change made right after the restart: bump one workload's replicas and time until both members have it.
+  const changed = workloadName(set.workloads - 1);
+  const ns = namespaceOf(set.workloads - 1, set);
+  const replicas = 7 + (Date.now() % 10);
+  const changeAt = Date.now();
+  const patch = await adminRequest(
+    adminIdentity(set.host),
+    'PATCH',
+    `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
+    { spec: { replicas } },
+    undefined,
+    'application/merge-patch+json',
+  );
+  if (patch.status !== 200)
+    throw new Error(`patching ${ns}/${changed}: ${patch.status} ${patch.body.slice(0, 200)}`);
+  const readyzMs = await waitFor(
+    'the new manager to be ready',
+    async () => ((await manager.readyz()).status === 200 ? Date.now() - manager.startedAt : undefined),
+    {
+      timeoutMs: 300_000,
+      intervalMs: 50,
+    },
+  );
+  const firstReconcileMs = await waitFor(
+    'the first reconcile',
+    async () =>
+      metricValue(await manager.metrics(), 'workqueue_work_duration_seconds_count') > 0
+        ? Date.now() - manager.startedAt
+        : undefined,
+    { timeoutMs: 300_000, intervalMs: 50 },
+  );
+  const changePropagatedMs = await waitFor(
+    `${ns}/${changed} with ${replicas} replicas in every member`,
+    async () => {
+      for (const m of set.members) {
+        const res = await adminRequest(
+          adminIdentity(m),
+          'GET',
+          `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
+        );
+        if (
+          res.status !== 200 ||
+          (JSON.parse(res.body) as { spec: { replicas: number } }).spec.replicas !== replicas
+        )
+          return undefined;
+      }
+      return Date.now() - changeAt;
+    },
+    { timeoutMs: 600_000, intervalMs: 100 },
+  );
+  // Let the start-up backlog drain: every queue empty for a moment.
+  await waitFor(
+    'the work queues to drain',
+    async () => metricValue(await manager.metrics(), 'workqueue_depth') === 0,
+    { timeoutMs: 600_000, intervalMs: 200 },
+  );
+  await new Promise((r) => setTimeout(r, Math.min(settleMs, 2_000))); // audit events land a few ms after responses
+  const events = await readAuditLog(set.host.auditLogPath!, { user: set.host.managerUser, since });
+  const row = summarize(strategy, set.workloads, events, {
+    livezMs,
+    readyzMs,
+    firstReconcileMs,
+    changePropagatedMs,
+    peakRssBytes: peakRss(manager.pid),
+  });
+  return { row, manager };
+}
+
+/** Writes that a restart with nothing changed may still make: leader election renews its Lease; Events. */
+function expectedWrite(e: ClassifiedEvent): boolean {
+  return e.objectRef?.resource === 'leases' || e.objectRef?.resource === 'events';
+}
+
+function summarize(
+  strategy: Strategy,
+  workloads: number,
+  events: readonly ClassifiedEvent[],
+  timing: Omit<RestartRow, 'strategy' | 'workloads' | 'directReads' | 'writesAfterRestart' | 'detail'>,
+): RestartRow {
+  const detail: Record<string, number> = {};
+  let directReads = 0;
+  let writes = 0;
+  for (const e of events) {
+    const direct = e.class === 'direct-get' || e.class === 'direct-list';
+    const write = e.class === 'write' && !expectedWrite(e);
+    if (direct) directReads++;
+    if (write) writes++;
+    if (direct || write) {
+      const k = `${e.verb} ${e.resourceKey}`;
+      detail[k] = (detail[k] ?? 0) + 1;
+    }
+  }
+  return { strategy, workloads, directReads, writesAfterRestart: writes, ...timing, detail };
+}
