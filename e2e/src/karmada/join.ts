@@ -16,7 +16,15 @@ const MEMBER_SA = 'warmstart-member';
 export function adminIdentity(
   cluster: ClusterInfo,
 ): TlsIdentity & { readonly certPem: string; readonly keyPem: string } {
-  const kc = parse(readFileSync(cluster.adminKubeconfig, 'utf8')) as {
+  return kubeconfigIdentity(cluster, cluster.adminKubeconfig);
+}
+
+/** The client-certificate identity of one of a cluster's kubeconfigs (admin or manager). */
+export function kubeconfigIdentity(
+  cluster: ClusterInfo,
+  path: string,
+): TlsIdentity & { readonly certPem: string; readonly keyPem: string } {
+  const kc = parse(readFileSync(path, 'utf8')) as {
     users: { user: { 'client-certificate-data': string; 'client-key-data': string } }[];
   };
   const user = kc.users[0]!.user;

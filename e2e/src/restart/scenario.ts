@@ -6,7 +6,7 @@ import { type ClassifiedEvent, readAuditLog } from '../audit/audit-log.js';
 import { adminRequest } from '../cluster/admin-client.js';
 import type { ClusterInfo } from '../cluster/provider.js';
 import { waitFor } from '../cluster/wait.js';
-import { adminIdentity, installCrds, joinMember } from '../karmada/join.js';
+import { adminIdentity, installCrds, joinMember, kubeconfigIdentity } from '../karmada/join.js';
 import { formatProgress, seed } from '../load/seed.js';
 import { namespaceOf, workloadName } from '../load/workloads.js';
 import { type ManagerProcess, metricValue, startManager } from '../manager/manager-process.js';
@@ -137,7 +137,6 @@ export async function measureRestart(
   set: LoadedSet,
   previous: ManagerProcess,
   strategy: Strategy,
-  settleMs = 10_000,
 ): Promise<{ row: RestartRow; manager: ManagerProcess }> {
   await previous.stop('SIGKILL');
   const since = Date.now();
@@ -203,7 +202,7 @@ export async function measureRestart(
     async () => metricValue(await manager.metrics(), 'workqueue_depth') === 0,
     { timeoutMs: 600_000, intervalMs: 200 },
   );
-  await new Promise((r) => setTimeout(r, Math.min(settleMs, 2_000))); // audit events land a few ms after responses
+  await auditBarrier(set.host);
   const events = await readAuditLog(set.host.auditLogPath!, { user: set.host.managerUser, since });
   const row = summarize(strategy, set.workloads, events, {
     livezMs,
@@ -240,4 +239,22 @@ function summarize(
     }
   }
   return { strategy, workloads, directReads, writesAfterRestart: writes, ...timing, detail };
+}
+
+/**
+ * Audit events are written as responses complete, a few ms after the client has its answer. A marker request
+ * made now, as the manager's user, is logged after everything the manager finished before it: once the
+ * marker is in the log, so is all of that.
+ */
+export async function auditBarrier(host: ClusterInfo): Promise<void> {
+  const marker = `audit-barrier-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  await adminRequest(kubeconfigIdentity(host, host.managerKubeconfig), 'GET', `/version?${marker}`);
+  await waitFor(
+    'the audit barrier in the audit log',
+    () => readFileSync(host.auditLogPath!, 'utf8').includes(marker),
+    {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+    },
+  );
 }
