@@ -1,0 +1,110 @@
+// pnpm bench:restart --workloads N [--json FILE] [--members 2]
+// Boots a local control plane (host + members), seeds N workloads with policies, propagates them once, then
+// restarts the manager under each strategy (block-reads, gate-start, fallback) on the same load and writes
+// results JSON, a markdown table and an SVG chart under e2e/results/.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { LocalProvider } from '../src/cluster/local-provider.js';
+import {
+  measureRestart,
+  prepareLoad,
+  type RestartRow,
+  type Strategy,
+  startSteadyManager,
+} from '../src/restart/scenario.js';
+
+const { values } = parseArgs({
+  options: {
+    workloads: { type: 'string', default: '10000' },
+    json: { type: 'string' },
+    members: { type: 'string', default: '2' },
+  },
+});
+const workloads = Number(values.workloads);
+const members = Number(values.members);
+if (!Number.isInteger(workloads) || workloads < 1)
+  throw new Error('--workloads must be a positive whole number');
+const results = join(dirname(fileURLToPath(import.meta.url)), '..', 'results');
+
+const set = await new LocalProvider().up({ clusters: 1 + members });
+try {
+  const [host, ...rest] = set.clusters;
+  const t0 = Date.now();
+  const load = await prepareLoad(host!, rest, workloads);
+  process.stderr.write(
+    `[bench] seeded ${workloads} workloads in ${Math.round((Date.now() - t0) / 1000)} s; first propagation...\n`,
+  );
+  let manager = await startSteadyManager(load, 'block-reads', 3_600_000);
+  const rows: RestartRow[] = [];
+  for (const strategy of ['block-reads', 'gate-start', 'fallback'] as Strategy[]) {
+    process.stderr.write(`[bench] restart with ${strategy}\n`);
+    const r = await measureRestart(load, manager, strategy);
+    manager = r.manager;
+    rows.push(r.row);
+    process.stderr.write(`[bench] ${JSON.stringify(r.row)}\n`);
+  }
+  await manager.stop('SIGTERM');
+  const plain = rows.map(({ detail: _d, ...row }) => row);
+  await mkdir(results, { recursive: true });
+  const base = join(results, `restart-${workloads}`);
+  await writeFile(values.json ?? `${base}.json`, `${JSON.stringify(plain, null, 2)}\n`);
+  const table = markdownTable(plain);
+  await writeFile(`${base}.md`, `${table}\n`);
+  await writeFile(`${base}.svg`, svgChart(plain, workloads));
+  process.stdout.write(`${table}\n`);
+} finally {
+  await set.down();
+}
+
+function markdownTable(rows: readonly Omit<RestartRow, 'detail'>[]): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const lines = [
+    '| strategy | workloads | direct reads | writes after restart | /livez | /readyz | first reconcile | change propagated | peak RSS |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.strategy} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${s(r.firstReconcileMs)} | ${s(r.changePropagatedMs)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB |`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+function svgChart(rows: readonly Omit<RestartRow, 'detail'>[], n: number): string {
+  // Grouped bars: seconds to /livez, /readyz, first reconcile and change propagated, per strategy.
+  const metrics = [
+    ['livezMs', '/livez'],
+    ['readyzMs', '/readyz'],
+    ['firstReconcileMs', 'first reconcile'],
+    ['changePropagatedMs', 'change propagated'],
+  ] as const;
+  const colors = ['#2b8a3e', '#1c7ed6', '#f59f00'];
+  const max = Math.max(1, ...rows.flatMap((r) => metrics.map(([k]) => r[k]))) / 1000;
+  const W = 760;
+  const H = 320;
+  const left = 60;
+  const bottom = 260;
+  const groupW = (W - left - 20) / metrics.length;
+  const barW = groupW / (rows.length + 1);
+  const bars = metrics.flatMap(([k, label], gi) => [
+    `<text x="${left + gi * groupW + groupW / 2}" y="${bottom + 18}" text-anchor="middle" font-size="12">${label}</text>`,
+    ...rows.map((r, ri) => {
+      const v = r[k] / 1000;
+      const h = (v / max) * (bottom - 40);
+      const x = left + gi * groupW + (ri + 0.5) * barW;
+      return `<rect x="${x.toFixed(1)}" y="${(bottom - h).toFixed(1)}" width="${(barW * 0.9).toFixed(1)}" height="${h.toFixed(1)}" fill="${colors[ri % 3]}"><title>${r.strategy}: ${v.toFixed(2)} s</title></rect><text x="${(x + barW * 0.45).toFixed(1)}" y="${(bottom - h - 4).toFixed(1)}" text-anchor="middle" font-size="10">${v.toFixed(1)}</text>`;
+    }),
+  ]);
+  const legend = rows.map(
+    (r, i) =>
+      `<rect x="${left + i * 220}" y="290" width="12" height="12" fill="${colors[i % 3]}"/><text x="${left + i * 220 + 18}" y="300" font-size="12">${r.strategy}: ${r.directReads} direct reads, ${r.writesAfterRestart} writes</text>`,
+  );
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif">
+<text x="${left}" y="20" font-size="14" font-weight="bold">warmstart restart in front of ${n} workloads (seconds after process start)</text>
+<line x1="${left}" y1="${bottom}" x2="${W - 20}" y2="${bottom}" stroke="#333"/>
+${bars.join('\n')}
+${legend.join('\n')}
+</svg>
+`;
+}
