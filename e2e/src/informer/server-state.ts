@@ -60,7 +60,7 @@ export function diffState(cache: ReadonlyMap<string, string>, server: ServerStat
   return { missing, extra, stale };
 }
 
-/** A store's objects as key -> resourceVersion, optionally only keys with a prefix (one namespace). */
+/** Objects (a store's, a handler's) as key -> resourceVersion, for diffState. */
 export function versionsOf(
   objects: Iterable<{
     readonly metadata: {
