@@ -6,5 +6,4 @@ bash scripts/system-deps.sh
 # shellcheck source=scripts/bootstrap.sh
 source scripts/bootstrap.sh
 pnpm install --frozen-lockfile
-pnpm turbo run build --output-logs=errors-only
-exec pnpm --filter @warmstart/e2e exec tsx src/demo.ts
+cd e2e && exec node --conditions=@warmstart/source --import tsx src/demo.ts

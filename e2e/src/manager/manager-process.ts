@@ -16,6 +16,8 @@ export interface ManagerProcessOptions {
   /** Where to write its stderr (JSON logs); default: kept in memory only. */
   readonly logPath?: string | undefined;
   readonly identity?: string | undefined;
+  /** Serve the dashboard on this address (default: off). */
+  readonly dashboardBindAddress?: string | undefined;
 }
 
 export interface ManagerProcess {
@@ -50,7 +52,7 @@ export async function startManager(options: ManagerProcessOptions): Promise<Mana
     `--kubeconfig=${options.kubeconfig}`,
     `--health-probe-bind-address=127.0.0.1:${probesPort}`,
     `--metrics-bind-address=127.0.0.1:${metricsPort}`,
-    '--dashboard-bind-address=0',
+    `--dashboard-bind-address=${options.dashboardBindAddress ?? '0'}`,
     '--log-format=json',
     ...(options.identity ? [`--identity=${options.identity}`] : []),
     ...(options.args ?? []),
