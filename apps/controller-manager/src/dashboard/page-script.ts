@@ -89,8 +89,9 @@ export const PAGE_SCRIPT = `
     put(r.objects, num(i.objects));
     attr(r.objects, 'data-value', String(i.objects));
     put(r.rate, i.listRatePerSecond == null ? '\\u2013' : num(Math.round(i.listRatePerSecond)) + '/s');
-    cls(r.bar, 'bar ' + i.state);
-    put(r.progress, i.state === 'pending' ? i.progress || 'listing\\u2026' : i.state === 'open' ? 'in sync, watching' : '');
+    // Only lists under way get a bar, so the rows still listing stand out in a long table.
+    show(r.bar, i.state === 'pending');
+    put(r.progress, i.state === 'pending' ? i.progress || 'listing\\u2026' : i.state === 'open' ? 'watching' : '');
     show(r.progress, i.state !== 'failed');
     put(r.error, i.state === 'failed' ? i.error || 'failed' : '');
     show(r.error, i.state === 'failed');
@@ -149,7 +150,7 @@ export const PAGE_SCRIPT = `
     r.none = make('span', 'muted', 'controller-no-error-' + name);
     r.none.textContent = '\\u2013';
     r.errKey = make('span', 'err-key', 'controller-last-error-key-' + name);
-    r.errAge = make('span', 'muted', 'controller-last-error-age-' + name);
+    r.errAge = make('span', 'err-age', 'controller-last-error-age-' + name);
     r.errMsg = make('div', 'err-msg', 'controller-last-error-' + name);
     var line = make('div');
     line.appendChild(r.errKey);

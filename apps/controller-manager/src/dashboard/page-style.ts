@@ -62,17 +62,14 @@ td.name { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, monospace; font-
 td.muted, .muted { color: var(--muted); }
 td.detail { width: 34%; min-width: 220px; }
 .bar { height: 6px; border-radius: 3px; background: var(--line); overflow: hidden; margin: 2px 0 3px; }
-.bar i { display: block; height: 100%; width: 0; background: var(--green); border-radius: 3px; }
-.bar.pending i {
-  width: 35%; background: var(--amber); animation: slide 1.4s ease-in-out infinite;
-}
-.bar.open i { width: 100%; }
-.bar.failed i { width: 100%; background: var(--red); }
+.bar i { display: block; height: 100%; width: 35%; background: var(--amber); border-radius: 3px; animation: slide 1.4s ease-in-out infinite; }
+.bar[hidden] { display: none; }
 @keyframes slide { from { transform: translateX(-100%); } to { transform: translateX(290%); } }
-@media (prefers-reduced-motion: reduce) { .bar.pending i { animation: none; width: 100%; opacity: .5; } }
+@media (prefers-reduced-motion: reduce) { .bar i { animation: none; width: 100%; opacity: .5; } }
 .detail-text { font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
 .detail-text.bad-text { color: var(--red); }
 .err-key { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, monospace; font-size: 12px; }
+.err-age { color: var(--muted); font-size: 12px; }
 .err-msg { color: var(--red); font-size: 12px; overflow-wrap: anywhere; }
 .empty td { color: var(--muted); text-align: center; padding: 16px; }
 footer { color: var(--muted); font-size: 12px; padding-top: 14px; padding-bottom: 24px; }

@@ -45,12 +45,12 @@ export async function listenDashboard(options: DashboardServerOptions): Promise<
   try {
     signal?.throwIfAborted();
     await new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => reject(signal?.reason);
+      const rejectOnAbort = (): void => reject(signal?.reason);
       server.once('error', reject);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      signal?.addEventListener('abort', rejectOnAbort, { once: true });
       server.listen({ host, port: options.port }, () => {
         server.off('error', reject);
-        signal?.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', rejectOnAbort);
         resolve();
       });
     });

@@ -134,3 +134,15 @@ export class EventStream {
     for (const check of [...this.#waiters]) check();
   }
 }
+
+/** `promise`, or a rejection naming `what` after timeoutMs. */
+export function within<T>(promise: Promise<T>, what: string, timeoutMs = 5_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
+      timeoutMs,
+    );
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
