@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidObjectKeyError } from './errors.js';
-import { clusterWideKey, formatClusterWideKey, formatTemplateKey } from './keys.js';
+import {
+  clusterWideKey,
+  decodeTemplateKey,
+  encodeTemplateKey,
+  formatClusterWideKey,
+  formatTemplateKey,
+} from './keys.js';
 import { clusterRole, deployment } from './testing/fixtures.js';
 
 describe('clusterWideKey', () => {
@@ -42,5 +48,35 @@ describe('clusterWideKey', () => {
     ['no apiVersion', { apiVersion: '', kind: 'Pod', metadata: { name: 'x' } }],
   ])('refuses an object with %s', (_name, object) => {
     expect(() => clusterWideKey(object)).toThrow(InvalidObjectKeyError);
+  });
+});
+
+describe('template queue keys', () => {
+  it('round-trip, with the resourceChangeByKarmada flag as a distinct key', () => {
+    const core = {
+      group: '',
+      version: 'v1',
+      kind: 'ConfigMap',
+      namespace: 'ns',
+      name: 'c',
+      resourceChangeByKarmada: false,
+    };
+    const role = {
+      group: 'rbac.authorization.k8s.io',
+      version: 'v1',
+      kind: 'ClusterRole',
+      namespace: '',
+      name: 'system:aggregate-to-edit',
+      resourceChangeByKarmada: true,
+    };
+    expect(encodeTemplateKey(core)).toBe('/v1/ConfigMap/ns/c');
+    expect(decodeTemplateKey(encodeTemplateKey(core))).toEqual(core);
+    expect(decodeTemplateKey(encodeTemplateKey(role))).toEqual(role);
+    expect(encodeTemplateKey({ ...core, resourceChangeByKarmada: true })).not.toBe(encodeTemplateKey(core));
+  });
+
+  it('rejects text that is not a key', () => {
+    expect(() => decodeTemplateKey('apps/v1/Deployment/web')).toThrow(InvalidObjectKeyError);
+    expect(() => decodeTemplateKey('apps/v1//ns/web')).toThrow(InvalidObjectKeyError);
   });
 });

@@ -47,3 +47,29 @@ export function formatClusterWideKey(key: ClusterWideKey): string {
 export function formatTemplateKey(key: TemplateKey): string {
   return `${formatClusterWideKey(key)}, resourceChangeByKarmada=${key.resourceChangeByKarmada}`;
 }
+
+// Group names are DNS subdomains and cannot contain ':', so this prefix cannot be mistaken for a group.
+const CHANGED_BY_KARMADA = 'karmada:';
+
+/**
+ * The work-queue form of a TemplateKey: `<group>/<version>/<kind>/<namespace>/<name>` (group and namespace may be
+ * empty; object names never contain '/'), prefixed with `karmada:` when resourceChangeByKarmada is set, so the
+ * two flags stay distinct queue entries as in Karmada.
+ */
+export function encodeTemplateKey(key: TemplateKey): string {
+  const body = `${key.group}/${key.version}/${key.kind}/${key.namespace}/${key.name}`;
+  return key.resourceChangeByKarmada ? CHANGED_BY_KARMADA + body : body;
+}
+
+/** Parses encodeTemplateKey's output. Throws InvalidObjectKeyError for anything else. */
+export function decodeTemplateKey(text: string): TemplateKey {
+  const flagged = text.startsWith(CHANGED_BY_KARMADA);
+  const parts = (flagged ? text.slice(CHANGED_BY_KARMADA.length) : text).split('/');
+  const [group, version, kind, namespace, name] = parts;
+  if (parts.length !== 5 || group === undefined || namespace === undefined || !version || !kind || !name) {
+    throw new InvalidObjectKeyError(
+      `"${text}" is not a template queue key (expected <group>/<version>/<kind>/<namespace>/<name>)`,
+    );
+  }
+  return { group, version, kind, namespace, name, resourceChangeByKarmada: flagged };
+}
