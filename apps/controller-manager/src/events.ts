@@ -12,8 +12,20 @@ export const EVENTS = {
   kind: 'Event',
 } as const;
 
+/** What an Event is about: enough to fill its involvedObject. */
+export interface EventSubject {
+  readonly apiVersion?: string | undefined;
+  readonly kind?: string | undefined;
+  readonly metadata: {
+    readonly name?: string | undefined;
+    readonly namespace?: string | undefined;
+    readonly uid?: string | undefined;
+    readonly resourceVersion?: string | undefined;
+  };
+}
+
 export type EventSink = (
-  object: Readonly<KubeObject>,
+  object: EventSubject,
   type: 'Normal' | 'Warning',
   reason: string,
   message: string,
@@ -27,7 +39,7 @@ export function eventSink(writer: WriteClient, component: string, log: Logger): 
       .create(EVENTS, {
         apiVersion: 'v1',
         kind: 'Event',
-        metadata: { generateName: `${meta.name}.`, namespace: meta.namespace ?? 'default' },
+        metadata: { generateName: `${meta.name ?? 'object'}.`, namespace: meta.namespace ?? 'default' },
         involvedObject: {
           apiVersion: object.apiVersion,
           kind: object.kind,
@@ -48,12 +60,16 @@ export function eventSink(writer: WriteClient, component: string, log: Logger): 
       } as unknown as KubeObject)
       .catch((error: unknown) =>
         log.warn(
-          { err: error, reason, object: `${meta.namespace ?? ''}/${meta.name}` },
+          { err: error, reason, object: `${meta.namespace ?? ''}/${meta.name ?? ''}` },
           'could not record event',
         ),
       );
     log[type === 'Warning' ? 'warn' : 'info'](
-      { object: `${meta.namespace ? `${meta.namespace}/` : ''}${meta.name}`, kind: object.kind, reason },
+      {
+        object: `${meta.namespace ? `${meta.namespace}/` : ''}${meta.name ?? ''}`,
+        kind: object.kind,
+        reason,
+      },
       message,
     );
   };
