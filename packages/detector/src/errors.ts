@@ -71,3 +71,30 @@ export class InvalidObjectKeyError extends Error {
     this.name = 'InvalidObjectKeyError';
   }
 }
+
+/** A template's claiming policy is being deleted; the template is retried until the policy is gone. */
+export class PolicyBeingDeletedError extends Error {
+  constructor(policy: string) {
+    super(
+      `${policy} is being deleted; the template is retried until the policy's finalizer is removed, ` +
+        'then it is matched against the remaining policies',
+    );
+    this.name = 'PolicyBeingDeletedError';
+  }
+}
+
+/** A policy names dependentOverrides that do not exist yet. */
+export class WaitingForDependentOverridesError extends Error {
+  constructor(policy: string) {
+    super(`${policy} waits for the override policies named in spec.dependentOverrides; create them`);
+    this.name = 'WaitingForDependentOverridesError';
+  }
+}
+
+/** A ResourceDetector method was called in the wrong state (e.g. start after stop). */
+export class DetectorStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DetectorStateError';
+  }
+}

@@ -1,5 +1,6 @@
-// Pure logic of the Karmada-compatible ResourceDetector: matching, priorities, claims, the desired binding and
-// the write-nothing-when-equal rule, preemption, lazy activation and the skip flags. No Kubernetes I/O here.
+// The Karmada-compatible ResourceDetector controller (ResourceDetector), and the pure logic it is built from:
+// matching, priorities, claims, the desired binding and the write-nothing-when-equal rule, preemption, lazy
+// activation and the skip flags.
 
 export type { BuildBindingOptions, DesiredBinding } from './binding-builder.js';
 export { buildDesiredBinding } from './binding-builder.js';
@@ -25,14 +26,27 @@ export {
   templateClaimChange,
   unclaimChange,
 } from './claim.js';
+export type { DetectorQueueStatus, ResourceDetectorOptions } from './detector.js';
+export {
+  DEFAULT_DETECTOR_CONCURRENCY,
+  DEFAULT_DISCOVERY_INTERVAL_MS,
+  DetectorQueues,
+  ResourceDetector,
+} from './detector.js';
+export type { DetectorFeatureGates } from './detector-context.js';
+export type { DiscoveredResource } from './discovery.js';
+export { propagatableResources } from './discovery.js';
 export {
   BindingOwnerMismatchError,
+  DetectorStateError,
   InvalidBindingInputError,
   InvalidFlagError,
   InvalidLabelSelectorError,
   InvalidObjectKeyError,
   MissingPermanentIdError,
+  PolicyBeingDeletedError,
   SchedulePriorityError,
+  WaitingForDependentOverridesError,
 } from './errors.js';
 export type { TemplateUpdateAction } from './event-filter.js';
 export {
@@ -41,8 +55,17 @@ export {
   templateEventFilter,
   templateUpdateAction,
 } from './event-filter.js';
+export { DETECTOR_HANDLER_NAME } from './event-handlers.js';
+export type { EventSink, EventSubject, EventType } from './events.js';
+export { EventReasons } from './events.js';
 export type { ClusterWideKey, TemplateKey } from './keys.js';
-export { clusterWideKey, formatClusterWideKey, formatTemplateKey } from './keys.js';
+export {
+  clusterWideKey,
+  decodeTemplateKey,
+  encodeTemplateKey,
+  formatClusterWideKey,
+  formatTemplateKey,
+} from './keys.js';
 export type { LabelMatcher } from './label-selector.js';
 export {
   compileLabelSelector,
@@ -53,6 +76,7 @@ export {
 export { isLazy, policyDrivenChangeFlag, skipBindingSync } from './lazy-activation.js';
 export type { MetadataChange } from './metadata-change.js';
 export { applyMetadataChange, changesNothing, NO_CHANGE, withMetadataChange } from './metadata-change.js';
+export { metadataMergePatch } from './metadata-patch.js';
 export type { PodSpecResources } from './pod-requests.js';
 export { podResourceRequest } from './pod-requests.js';
 export type { ClaimingPolicy, PolicyCandidates } from './policy-choice.js';
@@ -96,3 +120,4 @@ export {
 } from './skipped-namespaces.js';
 export type { PolicyLookup, TemplateDecision } from './template-decision.js';
 export { decideTemplate } from './template-decision.js';
+export type { DetectorWriteClient } from './write-client.js';

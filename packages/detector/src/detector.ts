@@ -1,0 +1,410 @@
+// The ResourceDetector controller: it watches every propagatable resource and the policies through the control
+// plane's InformerManager, and keeps each template's claim and ResourceBinding in line with the policy that wins
+// it. It reads only through the Reader it is given (cache reads that wait for sync) and writes only through the
+// write client; it never GETs.
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  apiVersionOf,
+  BuiltinResources,
+  type ClusterPropagationPolicy,
+  type GroupVersionResource,
+  KarmadaResources,
+  type KubeObject,
+  type PropagationPolicy,
+} from '@warmstart/api';
+import {
+  type InformerManager,
+  type Logger,
+  type Reader,
+  type ResourceEventHandler,
+  silentLogger,
+} from '@warmstart/informer-cache';
+import { type Result, runWorkers, WorkQueue, type WorkQueueMetricsProvider } from '@warmstart/workqueue';
+import { DetectorCache } from './detector-cache.js';
+import { type DetectorContext, type DetectorFeatureGates, resolveGates } from './detector-context.js';
+import { type DiscoveredResource, propagatableResources, TemplateResources } from './discovery.js';
+import { DetectorStateError } from './errors.js';
+import { policyHandler, templateHandler } from './event-handlers.js';
+import type { EventSink } from './events.js';
+import { encodeTemplateKey } from './keys.js';
+import { isLazy } from './lazy-activation.js';
+import type { PolicyKind } from './policy-kinds.js';
+import { PolicyReconciler } from './policy-reconciler.js';
+import type { ReplicaInterpretation } from './replicas.js';
+import { parseSkippedPropagatingApis, type SkippedResourceConfig } from './skipped-apis.js';
+import { compileSkippedNamespaces, DEFAULT_SKIPPED_NAMESPACES } from './skipped-namespaces.js';
+import { TemplateReconciler } from './template-reconciler.js';
+import { WaitingList } from './waiting-list.js';
+import type { DetectorWriteClient } from './write-client.js';
+
+/** Karmada re-discovers resources every 30 s. */
+export const DEFAULT_DISCOVERY_INTERVAL_MS = 30_000;
+
+/** Karmada's defaults: --concurrent-resource-template-syncs 5, --concurrent-(cluster-)propagation-policy-syncs 1. */
+export const DEFAULT_DETECTOR_CONCURRENCY = {
+  templates: 5,
+  propagationPolicies: 1,
+  clusterPropagationPolicies: 1,
+} as const;
+
+/** The names of the detector's queues, as status() and the work-queue metrics report them. */
+export const DetectorQueues = {
+  templates: 'resource-detector',
+  propagationPolicies: 'propagation-policy-reconciler',
+  clusterPropagationPolicies: 'cluster-propagation-policy-reconciler',
+} as const;
+
+export interface ResourceDetectorOptions {
+  /** The control plane's; the detector registers every informer it needs here. */
+  readonly informers: InformerManager;
+  /** The only way the detector reads: cache reads that wait for sync. */
+  readonly reader: Reader;
+  /** The only way the detector writes (the manager's refuses writes when not leader). */
+  readonly writer: DetectorWriteClient;
+  /** One discovery pass; the manager implements it with non-resource GETs (/api, /apis, ...). */
+  readonly discover: (signal: AbortSignal) => Promise<readonly DiscoveredResource[]>;
+  /** --skipped-propagating-apis: `<group>`, `<group>/<version>`, `v1/<Kind>[,<Kind>]`, `<group>/<version>/<Kind>[,<Kind>]`, `;`-separated. */
+  readonly skippedPropagatingApis?: string | undefined;
+  /** --skipped-propagating-namespaces: regular expressions anchored as ^…$. Default `kube-.*`. */
+  readonly skippedPropagatingNamespaces?: readonly string[] | undefined;
+  readonly concurrency?:
+    | {
+        readonly templates?: number | undefined;
+        readonly propagationPolicies?: number | undefined;
+        readonly clusterPropagationPolicies?: number | undefined;
+      }
+    | undefined;
+  /** Milliseconds between discovery passes; default 30 s. */
+  readonly discoveryIntervalMs?: number | undefined;
+  readonly logger?: Logger | undefined;
+  readonly workqueueMetrics?: WorkQueueMetricsProvider | undefined;
+  /** Where Events go; the manager creates core/v1 Events through its writer. Default: none. */
+  readonly events?: EventSink | undefined;
+  /** Karmada feature gates that change the detector (PolicyPreemption, PriorityBasedScheduling, ...). */
+  readonly featureGates?: DetectorFeatureGates | undefined;
+  /** Replica interpretation for kinds beyond Deployment, StatefulSet, Job and Pod. */
+  readonly interpretReplicas?: ((template: KubeObject) => ReplicaInterpretation | undefined) | undefined;
+}
+
+/** One queue's state for the dashboard. */
+export interface DetectorQueueStatus {
+  readonly name: string;
+  readonly queueDepth: number;
+  readonly inFlight: number;
+  /** Keys waiting for a retry or requeue delay (not in queueDepth, as in client-go). */
+  readonly delayed: number;
+  /** Cache reads of this queue's reconciles that had to wait for an informer to sync. */
+  readonly readerWaits: number;
+  readonly lastError?: { readonly key: string; readonly message: string; readonly at: number };
+}
+
+interface Lane {
+  readonly name: string;
+  readonly queue: WorkQueue;
+  readonly concurrency: number;
+  readonly cache: DetectorCache;
+  lastError: { key: string; message: string; at: number } | undefined;
+}
+
+type DetectorState = 'new' | 'prepared' | 'started' | 'stopped';
+
+export class ResourceDetector {
+  readonly #o: ResourceDetectorOptions;
+  readonly #logger: Logger;
+  readonly #skippedApis: SkippedResourceConfig;
+  readonly #skippedNamespaces: readonly RegExp[];
+  readonly #resources = new TemplateResources();
+  readonly #waiting = new WaitingList();
+  /** Stops workers taking keys and the discovery loop. */
+  readonly #closing = new AbortController();
+  /** Aborts reads and writes in flight: when stop's deadline passes. */
+  readonly #hard = new AbortController();
+  readonly #templates: Lane;
+  readonly #pps: Lane;
+  readonly #cpps: Lane;
+  readonly #ctx: DetectorContext;
+  readonly #templateHandler: ResourceEventHandler;
+  readonly #handlers: { gvr: GroupVersionResource; handler: ResourceEventHandler }[] = [];
+  readonly #reportedProblems = new Map<string, string>();
+  #state: DetectorState = 'new';
+  #workers: Promise<unknown> | undefined;
+  #discoveryLoop: Promise<void> | undefined;
+
+  /** Throws InvalidFlagError for a malformed skip flag. */
+  constructor(options: ResourceDetectorOptions) {
+    this.#o = options;
+    this.#logger = options.logger ?? silentLogger;
+    this.#skippedApis = parseSkippedPropagatingApis(options.skippedPropagatingApis ?? '');
+    this.#skippedNamespaces = compileSkippedNamespaces(
+      options.skippedPropagatingNamespaces ?? DEFAULT_SKIPPED_NAMESPACES,
+    );
+    const concurrency = { ...DEFAULT_DETECTOR_CONCURRENCY, ...definedOnly(options.concurrency ?? {}) };
+    this.#templates = this.#lane(DetectorQueues.templates, concurrency.templates);
+    this.#pps = this.#lane(DetectorQueues.propagationPolicies, concurrency.propagationPolicies);
+    this.#cpps = this.#lane(
+      DetectorQueues.clusterPropagationPolicies,
+      concurrency.clusterPropagationPolicies,
+    );
+
+    const gates = resolveGates(options.featureGates);
+    const sink = options.events;
+    this.#ctx = {
+      writer: options.writer,
+      resources: this.#resources,
+      waiting: this.#waiting,
+      gates,
+      bindingOptions: {
+        priorityBasedScheduling: gates.priorityBasedScheduling,
+        workloadAffinity: gates.workloadAffinity,
+        resourceQuotaEstimate: gates.resourceQuotaEstimate,
+        ...(options.interpretReplicas === undefined ? {} : { interpretReplicas: options.interpretReplicas }),
+      },
+      logger: this.#logger,
+      emit: (object, type, reason, message) => {
+        if (sink === undefined) return;
+        try {
+          sink(object, type, reason, message);
+        } catch (error) {
+          this.#logger.warn('event sink failed', { reason, error: String(error) });
+        }
+      },
+      enqueueTemplate: (key, priority) =>
+        this.#templates.queue.add(encodeTemplateKey(key), priority === undefined ? undefined : { priority }),
+      enqueuePolicy: (kind, key, priority) =>
+        this.#laneOf(kind).queue.add(key, priority === undefined ? undefined : { priority }),
+    };
+    const handlerCache = new DetectorCache(options.reader, options.informers, this.#hard.signal);
+    this.#templateHandler = templateHandler({
+      skippedNamespaces: this.#skippedNamespaces,
+      enqueue: this.#ctx.enqueueTemplate,
+      claimIsLazy: async (claim) => {
+        const policy =
+          claim.kind === 'PropagationPolicy'
+            ? await handlerCache.propagationPolicy(claim.namespace, claim.name)
+            : await handlerCache.clusterPropagationPolicy(claim.name);
+        return policy !== undefined && isLazy(policy);
+      },
+      logger: this.#logger,
+    });
+  }
+
+  /**
+   * Registers every informer the detector needs: policies (with handlers), bindings and priority classes (read
+   * only), and one informer per propagatable template resource found by one discovery pass. Call it before the
+   * manager starts its informers; it does not wait for any sync. A failed discovery is logged and retried by
+   * the discovery loop once the detector runs.
+   */
+  async prepare(signal: AbortSignal): Promise<void> {
+    if (this.#state !== 'new') return;
+    this.#state = 'prepared';
+    const { informers } = this.#o;
+    const peers = this.#ctx.gates.policyPreemption;
+    const peerCache = new DetectorCache(this.#o.reader, informers, this.#hard.signal);
+    this.#register(
+      KarmadaResources.PropagationPolicy,
+      policyHandler({
+        kind: 'PropagationPolicy',
+        enqueue: (key, priority) => this.#ctx.enqueuePolicy('PropagationPolicy', key, priority),
+        ...(peers
+          ? {
+              peers: (p: PropagationPolicy | ClusterPropagationPolicy) =>
+                peerCache.propagationPolicies(p.metadata.namespace ?? ''),
+            }
+          : {}),
+        logger: this.#logger,
+      }),
+    );
+    this.#register(
+      KarmadaResources.ClusterPropagationPolicy,
+      policyHandler({
+        kind: 'ClusterPropagationPolicy',
+        enqueue: (key, priority) => this.#ctx.enqueuePolicy('ClusterPropagationPolicy', key, priority),
+        ...(peers ? { peers: () => peerCache.clusterPropagationPolicies() } : {}),
+        logger: this.#logger,
+      }),
+    );
+    informers.forResource(KarmadaResources.ResourceBinding);
+    informers.forResource(KarmadaResources.ClusterResourceBinding);
+    informers.forResource(BuiltinResources.PriorityClass);
+    await this.#discoverOnce(signal);
+  }
+
+  /** Starts the queues' workers and the discovery loop; resolves once they run. Call prepare() first. */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.#state === 'new') await this.prepare(signal);
+    if (this.#state !== 'prepared') {
+      throw new DetectorStateError(
+        `ResourceDetector.start() called when ${this.#state}; a detector starts once, create a new one to start again`,
+      );
+    }
+    this.#state = 'started';
+    if (signal.aborted) this.#closing.abort(signal.reason);
+    else signal.addEventListener('abort', () => this.#closing.abort(signal.reason), { once: true });
+
+    const templates = new TemplateReconciler(this.#ctx, this.#templates.cache);
+    const pps = new PolicyReconciler(this.#ctx, this.#pps.cache, this.#reportedProblems);
+    const cpps = new PolicyReconciler(this.#ctx, this.#cpps.cache, this.#reportedProblems);
+    this.#workers = Promise.all([
+      this.#run(this.#templates, async (key) => templates.reconcile(key, this.#hard.signal)),
+      this.#run(this.#pps, async (key) => {
+        await pps.reconcile('PropagationPolicy', key, this.#hard.signal);
+        return undefined;
+      }),
+      this.#run(this.#cpps, async (key) => {
+        await cpps.reconcile('ClusterPropagationPolicy', key, this.#hard.signal);
+        return undefined;
+      }),
+    ]);
+    this.#discoveryLoop = this.#loopDiscovery();
+    this.#logger.info('resource detector started', {
+      resources: this.#resources.size,
+      queued: this.#templates.queue.depth + this.#pps.queue.depth + this.#cpps.queue.depth,
+    });
+  }
+
+  /**
+   * Stops taking keys and discovering; reconciles in flight may finish until `deadline` aborts, then their reads
+   * and writes are aborted. Handlers are removed, so the InformerManager may serve another detector later.
+   */
+  async stop(deadline: AbortSignal): Promise<void> {
+    if (this.#state === 'stopped') return;
+    this.#state = 'stopped';
+    this.#closing.abort(new DetectorStateError('the resource detector is stopping'));
+    for (const lane of this.#lanes()) lane.queue.shutDown();
+    for (const { gvr, handler } of this.#handlers.splice(0)) {
+      this.#o.informers.informer(gvr)?.removeEventHandler(handler);
+    }
+    const running = Promise.all([this.#workers, this.#discoveryLoop]);
+    const onDeadline = (): void => this.#hard.abort(deadline.reason);
+    if (deadline.aborted) onDeadline();
+    else deadline.addEventListener('abort', onDeadline, { once: true });
+    try {
+      await running;
+    } finally {
+      deadline.removeEventListener('abort', onDeadline);
+      this.#hard.abort(new DetectorStateError('the resource detector stopped'));
+    }
+  }
+
+  /** Queue depth, keys in flight, reader waits and the last failure of each queue, for the dashboard. */
+  status(): readonly DetectorQueueStatus[] {
+    return this.#lanes().map((lane) => {
+      const snapshot = lane.queue.snapshot();
+      return {
+        name: lane.name,
+        queueDepth: snapshot.depth,
+        inFlight: snapshot.inFlight,
+        delayed: snapshot.delayed,
+        readerWaits: lane.cache.waits,
+        ...(lane.lastError === undefined ? {} : { lastError: { ...lane.lastError } }),
+      };
+    });
+  }
+
+  /** Templates no policy matches yet. */
+  get waitingTemplates(): number {
+    return this.#waiting.size;
+  }
+
+  /** The template resources watched, as `group/version/resource`. */
+  watchedResources(): string[] {
+    return this.#resources.all().map((r) => `${r.group || 'core'}/${r.version}/${r.resource}`);
+  }
+
+  #lane(name: string, concurrency: number): Lane {
+    const metrics = this.#o.workqueueMetrics;
+    return {
+      name,
+      queue: new WorkQueue({ name, ...(metrics === undefined ? {} : { metrics }) }),
+      concurrency,
+      cache: new DetectorCache(this.#o.reader, this.#o.informers, this.#hard.signal),
+      lastError: undefined,
+    };
+  }
+
+  #lanes(): Lane[] {
+    return [this.#templates, this.#pps, this.#cpps];
+  }
+
+  #laneOf(kind: PolicyKind): Lane {
+    return kind === 'PropagationPolicy' ? this.#pps : this.#cpps;
+  }
+
+  #register(gvr: GroupVersionResource, handler: ResourceEventHandler): void {
+    this.#o.informers.forResource(gvr, handler);
+    this.#handlers.push({ gvr, handler });
+  }
+
+  async #run(lane: Lane, reconcile: (key: string) => Promise<Result | undefined>): Promise<void> {
+    await runWorkers({
+      queue: lane.queue,
+      concurrency: lane.concurrency,
+      signal: this.#closing.signal,
+      reconcile: async (key) => (await reconcile(key)) ?? {},
+      onError: (key, error) => {
+        if (this.#hard.signal.aborted) return;
+        const message = error instanceof Error ? error.message : String(error);
+        lane.lastError = { key, message, at: Date.now() };
+        this.#logger.warn('reconcile failed; retrying with backoff', {
+          queue: lane.name,
+          key,
+          error: message,
+          retries: lane.queue.numRequeues(key),
+        });
+      },
+    });
+  }
+
+  /** One discovery pass: informers (with the template handler) for resources not watched yet. */
+  async #discoverOnce(signal: AbortSignal): Promise<void> {
+    let discovered: readonly DiscoveredResource[];
+    try {
+      discovered = await this.#o.discover(signal);
+    } catch (error) {
+      if (signal.aborted) return;
+      this.#logger.warn('resource discovery failed; retrying at the next pass', { error: String(error) });
+      return;
+    }
+    const added: string[] = [];
+    for (const gvr of propagatableResources(discovered, this.#skippedApis)) {
+      if (this.#resources.byApiVersionKind(apiVersionOf(gvr), gvr.kind) !== undefined) continue;
+      try {
+        // Policies and bindings are skipped by group, so no informer here carries a detector handler yet.
+        this.#register(gvr, this.#templateHandler);
+      } catch (error) {
+        // The InformerManager was stopped under us (the process is shutting down).
+        this.#logger.warn('could not watch a discovered resource', {
+          resource: gvr.resource,
+          error: String(error),
+        });
+        return;
+      }
+      this.#resources.add(gvr);
+      added.push(`${gvr.group || 'core'}/${gvr.version}/${gvr.resource}`);
+    }
+    this.#resources.markDiscovered();
+    if (added.length > 0)
+      this.#logger.info('watching resource templates', { added, total: this.#resources.size });
+  }
+
+  async #loopDiscovery(): Promise<void> {
+    const interval = this.#o.discoveryIntervalMs ?? DEFAULT_DISCOVERY_INTERVAL_MS;
+    const signal = this.#closing.signal;
+    // A failed first pass (in prepare) is retried at once; otherwise the next pass waits an interval.
+    if (!this.#resources.discovered) await this.#discoverOnce(signal);
+    while (!signal.aborted) {
+      try {
+        await sleep(interval, undefined, { signal });
+      } catch {
+        return;
+      }
+      await this.#discoverOnce(signal);
+    }
+  }
+}
+
+function definedOnly<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
+}
