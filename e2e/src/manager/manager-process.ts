@@ -1,14 +1,22 @@
-// Runs warmstart-controller-manager as a real child process (from its TypeScript sources through tsx, so no
-// build is needed), the way a restart or fail-over test needs it: its own pid to SIGKILL or SIGTERM, its own
-// ports, its log lines, and the moment /livez first answered.
+// Runs warmstart-controller-manager as a real child process from its build (apps/controller-manager/dist, as
+// a user runs it; the integration global setup builds it), the way a restart or fail-over test needs it: its
+// own pid to SIGKILL or SIGTERM, its own ports, its log lines, and the moment /livez first answered.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../cluster/local-provider.js';
 import { waitFor } from '../cluster/wait.js';
 
-const main = fileURLToPath(new URL('../../../apps/controller-manager/src/main.ts', import.meta.url));
-const tsx = fileURLToPath(import.meta.resolve('tsx/esm'));
+const main = fileURLToPath(new URL('../../../apps/controller-manager/dist/main.js', import.meta.url));
+
+export class ManagerNotBuiltError extends Error {
+  constructor() {
+    super(
+      `${main} does not exist: build it first (pnpm turbo run build --filter=@warmstart/controller-manager...)`,
+    );
+    this.name = 'ManagerNotBuiltError';
+  }
+}
 
 export interface ManagerProcessOptions {
   readonly kubeconfig: string;
@@ -44,10 +52,8 @@ process.on('exit', () => {
 export async function startManager(options: ManagerProcessOptions): Promise<ManagerProcess> {
   const probesPort = await freePort();
   const metricsPort = await freePort();
+  if (!existsSync(main)) throw new ManagerNotBuiltError();
   const args = [
-    '--conditions=@warmstart/source',
-    '--import',
-    tsx,
     main,
     `--kubeconfig=${options.kubeconfig}`,
     `--health-probe-bind-address=127.0.0.1:${probesPort}`,

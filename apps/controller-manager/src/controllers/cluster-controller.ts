@@ -106,7 +106,8 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
       insecureSkipTLSVerification: spec.insecureSkipTLSVerification === true,
     });
     try {
-      const res = await member.transport.request<string>({
+      // /readyz answers plain text, so the status code is all we read.
+      const res = await member.transport.stream({
         method: 'GET',
         verb: 'get',
         path: '/readyz',
@@ -115,6 +116,7 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
         signal,
         timeoutMs: 5_000,
       });
+      res.body.resume();
       return res.code === 200
         ? {
             type: ClusterConditionType.Ready,
