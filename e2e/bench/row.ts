@@ -1,0 +1,15 @@
+// One row of the informer benchmark, as the child prints it and --json writes it.
+
+export const IMPLS = ['raw-list', 'warmstart-watchlist', 'warmstart-list', 'client-node'] as const;
+export type Impl = (typeof IMPLS)[number];
+
+export interface BenchRow {
+  readonly impl: Impl;
+  readonly objects: number;
+  /** From the first request to the cache being synced (for raw-list: the last page parsed). */
+  readonly syncMs: number;
+  /** Heap used after sync minus before, after forced full GCs, divided by objects. */
+  readonly heapBytesPerObject: number;
+  /** Resident set size of the child process after sync (after the same GCs). */
+  readonly rssBytes: number;
+}
