@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // warmstart-controller-manager: parse flags, run until SIGTERM/SIGINT, exit non-zero on failure.
+import { listenProbes, type ProbeServer, Readiness } from '@warmstart/sync-gate';
 import { createLogger } from './logger.js';
-import { runManager } from './manager.js';
-import { FlagError, helpText, parseOptions } from './options.js';
+import { FlagError, helpText, parseBindAddress, parseOptions } from './options.js';
 
 let options: ReturnType<typeof parseOptions>;
 try {
@@ -34,8 +34,22 @@ for (const sig of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
+// Liveness first: the probe server needs only @warmstart/sync-gate, while the manager module pulls in the
+// Kubernetes client (over half a second to load on a small machine). Open probes, then load the rest.
+const readiness = new Readiness();
+let probes: ProbeServer | undefined;
+if (options.healthProbeBindAddress !== '0') {
+  const { host, port } = parseBindAddress(options.healthProbeBindAddress);
+  probes = await listenProbes({ host, port, readiness });
+}
+
 try {
-  const outcome = await runManager(options, { signal: stop.signal, log });
+  const { runManager } = await import('./manager.js');
+  const outcome = await runManager(options, {
+    signal: stop.signal,
+    log,
+    probes: probes ? { server: probes, readiness } : undefined,
+  });
   log.info({ outcome }, 'stopped');
   log.flush();
   process.exitCode = outcome === 'stopped' ? 0 : 1;

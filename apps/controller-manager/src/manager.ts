@@ -3,14 +3,17 @@
 // election runs; the controllers start when leadership opens, and under gate-start also after every cache
 // has synced. SIGTERM stops the groups in reverse order within --graceful-shutdown-timeout.
 import { createServer, type Server } from 'node:http';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import {
   ApiTransport,
   CacheReader,
+  type ClusterEndpoint,
+  endpointFromKubeConfig,
   FallbackCacheReader,
   InformerManager,
   MultiClusterInformerManager,
   type Reader,
+  staticEndpoint,
   Writer,
 } from '@warmstart/informer-cache';
 import { LeaderElector } from '@warmstart/leader-election';
@@ -21,6 +24,7 @@ import {
   Lifecycle,
   type LifecycleReport,
   listenProbes,
+  type ProbeServer,
   Readiness,
   type Runnable,
 } from '@warmstart/sync-gate';
@@ -41,6 +45,12 @@ export interface RunOptions {
   readonly log: Logger;
   /** For tests: a KubeConfig instead of --kubeconfig / the default loading rules. */
   readonly kubeConfig?: KubeConfig | undefined;
+  /**
+   * A probe server main.ts opened before loading this module (and its heavy Kubernetes client), with the
+   * Readiness it serves: /livez then answers within ~100 ms of process start. When absent, the manager opens
+   * its own from --health-probe-bind-address.
+   */
+  readonly probes?: { readonly server: ProbeServer; readonly readiness: Readiness } | undefined;
   /** Called once the servers listen, with their real addresses (tests bind port 0). */
   readonly onListening?: ((addresses: ListeningAddresses) => void) | undefined;
 }
@@ -117,14 +127,18 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
   const { log } = run;
   const startedAt = Date.now();
   const metrics = new ManagerMetrics(options.cacheSyncStrategy);
-  const readiness = new Readiness();
+  const readiness = run.probes?.readiness ?? new Readiness();
   const strategy = cacheSyncStrategy(options.cacheSyncStrategy);
   const status = new ManagerStatus(options.cacheSyncStrategy, startedAt, readiness, metrics);
   const addresses: { probes?: string; metrics?: string; dashboard?: string } = {};
 
   // 1. Servers. They are the first group, and /livez never depends on anything below.
   const servers: (Runnable & { ready: Promise<void> })[] = [];
-  if (options.healthProbeBindAddress !== '0') {
+  if (run.probes) {
+    const server = run.probes.server;
+    addresses.probes = server.url;
+    servers.push(serverRunnable('probes', async () => server));
+  } else if (options.healthProbeBindAddress !== '0') {
     const { host, port } = parseBindAddress(options.healthProbeBindAddress);
     servers.push(
       serverRunnable('probes', async () => {
@@ -156,13 +170,8 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
   }
 
   // 2. The control plane's informers and the clients built on them.
-  const kc = run.kubeConfig ?? new KubeConfig();
-  if (!run.kubeConfig) {
-    if (options.kubeconfig) kc.loadFromFile(options.kubeconfig);
-    else kc.loadFromDefault();
-  }
-  const transport = ApiTransport.fromKubeConfig(kc, {
-    name: 'host',
+  const endpoint = await hostEndpoint(options, run.kubeConfig);
+  const transport = new ApiTransport(endpoint, {
     rateLimit: { qps: options.kubeApiQps, burst: options.kubeApiBurst },
     metrics,
   });
@@ -303,4 +312,22 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
     return lost ? 'lost-leadership' : 'failed';
   }
   return 'stopped';
+}
+
+/**
+ * The control plane's endpoint. Static credentials are read without @kubernetes/client-node, whose import costs
+ * most of a second of blocked event loop; exec plugins and auth providers load it on demand.
+ */
+async function hostEndpoint(
+  options: ManagerOptions,
+  given: KubeConfig | undefined,
+): Promise<ClusterEndpoint> {
+  if (given) return endpointFromKubeConfig(given, { name: 'host' });
+  const fast = staticEndpoint({ path: options.kubeconfig, name: 'host' });
+  if (fast) return fast;
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const kc = new KubeConfig();
+  if (options.kubeconfig) kc.loadFromFile(options.kubeconfig);
+  else kc.loadFromDefault();
+  return endpointFromKubeConfig(kc, { name: 'host' });
 }
