@@ -284,7 +284,9 @@ describe.skipIf(!adminKubeconfig || !managerKubeconfig)(
     it('binds a template and a policy created in either order: name, claim, owner, finalizer and spec', async () => {
       const ns = await namespace('order');
       await admin.create(Deployment, deploymentManifest('first', ns, { app: 'web' }));
+      await seenByDetector(Deployment, `${ns}/first`, 1);
       await idle(current!);
+      expect(await binding(ns, 'first-deployment')).toBeUndefined();
       await admin.create(
         PP,
         policyManifest('web', ns, {
@@ -292,6 +294,7 @@ describe.skipIf(!adminKubeconfig || !managerKubeconfig)(
           placement: { clusterAffinity: { clusterNames: ['member1'] } },
         }),
       );
+      await eventually(async () => idOf(await policyOf(ns, 'web')), 'the policy has its permanent id');
       await admin.create(Deployment, deploymentManifest('second', ns, { app: 'web' }));
       const firstBinding = await eventually(
         () => binding(ns, 'first-deployment'),
