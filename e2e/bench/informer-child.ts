@@ -3,7 +3,7 @@
 //   <impl> <kubeconfig> <expected objects>
 // Prints one JSON line: { impl, objects, syncMs, heapBytesPerObject, rssBytes }.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { type BenchRow, IMPLS, type Impl } from './row.js';
+import { type BenchRow, DIAGNOSTIC_IMPLS, IMPLS, type Impl } from './row.js';
 
 interface Synced {
   readonly objects: number;
@@ -76,6 +76,13 @@ async function load(impl: Impl): Promise<Sync> {
         keep: undefined,
       });
     }
+    case 'raw-watchlist': {
+      const { rawWatchList } = await import('./raw-watch-list.js');
+      return async (kc) => ({
+        objects: await rawWatchList(kc, '/apis/apps/v1/deployments'),
+        keep: undefined,
+      });
+    }
   }
 }
 
@@ -89,8 +96,14 @@ async function settle(): Promise<void> {
 }
 
 const [implArg, kubeconfigPath, expectedArg] = process.argv.slice(2);
-if (!IMPLS.includes(implArg as Impl) || kubeconfigPath === undefined || expectedArg === undefined) {
-  throw new Error(`usage: informer-child.ts <${IMPLS.join('|')}> <kubeconfig> <expected objects>`);
+const known: readonly string[] = [...IMPLS, ...DIAGNOSTIC_IMPLS];
+if (
+  implArg === undefined ||
+  !known.includes(implArg) ||
+  kubeconfigPath === undefined ||
+  expectedArg === undefined
+) {
+  throw new Error(`usage: informer-child.ts <${known.join('|')}> <kubeconfig> <expected objects>`);
 }
 const impl = implArg as Impl;
 const expected = Number(expectedArg);

@@ -1,12 +1,14 @@
 // One row of the informer benchmark, as the child prints it and --json writes it.
 
 export const IMPLS = ['raw-list', 'warmstart-watchlist', 'warmstart-list', 'client-node'] as const;
-export type Impl = (typeof IMPLS)[number];
+/** Measured only with --diagnostics, printed and never written to --json. */
+export const DIAGNOSTIC_IMPLS = ['raw-watchlist'] as const;
+export type Impl = (typeof IMPLS)[number] | (typeof DIAGNOSTIC_IMPLS)[number];
 
 export interface BenchRow {
   readonly impl: Impl;
   readonly objects: number;
-  /** From the first request to the cache being synced (for raw-list: the last page parsed). */
+  /** From the first request to the cache being synced (for the raw floors: the last object parsed). */
   readonly syncMs: number;
   /** Heap used after sync minus before, after forced full GCs, divided by objects. */
   readonly heapBytesPerObject: number;
