@@ -39,7 +39,11 @@ export function eventSink(writer: WriteClient, component: string, log: Logger): 
       .create(EVENTS, {
         apiVersion: 'v1',
         kind: 'Event',
-        metadata: { generateName: `${meta.name ?? 'object'}.`, namespace: meta.namespace ?? 'default' },
+        // Named as client-go's recorder names them (<object>.<time in hex>), so audit logs can tie an Event to its object.
+        metadata: {
+          name: `${meta.name ?? 'object'}.${unixNanosHex()}`,
+          namespace: meta.namespace ?? 'default',
+        },
         involvedObject: {
           apiVersion: object.apiVersion,
           kind: object.kind,
@@ -73,4 +77,9 @@ export function eventSink(writer: WriteClient, component: string, log: Logger): 
       message,
     );
   };
+}
+
+/** Wall-clock nanoseconds in hex; the sub-millisecond part comes from the monotonic clock, for uniqueness. */
+function unixNanosHex(): string {
+  return (BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n)).toString(16);
 }
