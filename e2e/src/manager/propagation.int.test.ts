@@ -8,7 +8,7 @@ import {
   KubeConfig,
   type V1Deployment,
 } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { waitFor } from '../cluster/wait.js';
 import { installCrds, joinMember } from '../karmada/join.js';
 import { type ManagerProcess, startManager } from './manager-process.js';

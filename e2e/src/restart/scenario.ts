@@ -105,7 +105,10 @@ export async function waitPropagated(
       const rb = await countObjects(set.host, '/apis/work.karmada.io/v1alpha2/resourcebindings');
       const works = await countObjects(set.host, '/apis/work.karmada.io/v1alpha1/works');
       const line = `[propagation] ${rb}/${set.workloads} bindings, ${works}/${want} Works`;
-      if (line !== last) log((last = line));
+      if (line !== last) {
+        last = line;
+        log(line);
+      }
       return rb >= set.workloads && works >= want;
     },
     { timeoutMs, intervalMs: 1000 },

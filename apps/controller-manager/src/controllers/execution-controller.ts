@@ -38,7 +38,10 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
   members.onChange((name) => mappers.delete(name));
   const mapperFor = (m: Member): RestMapper => {
     let mapper = mappers.get(m.name);
-    if (!mapper) mappers.set(m.name, (mapper = new RestMapper(m.name, m.transport)));
+    if (!mapper) {
+      mapper = new RestMapper(m.name, m.transport);
+      mappers.set(m.name, mapper);
+    }
     return mapper;
   };
 
