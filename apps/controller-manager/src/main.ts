@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // warmstart-controller-manager: parse flags, run until SIGTERM/SIGINT, exit non-zero on failure.
-import { listenProbes, type ProbeServer, Readiness } from '@warmstart/sync-gate';
+import { ALL_CACHES_GATE, listenProbes, type ProbeServer, Readiness } from '@warmstart/sync-gate';
 import { createLogger } from './logger.js';
 import { FlagError, helpText, parseBindAddress, parseOptions } from './options.js';
 
@@ -37,6 +37,9 @@ for (const sig of ['SIGTERM', 'SIGINT'] as const) {
 // Liveness first: the probe server needs only @warmstart/sync-gate, while the manager module pulls in the
 // Kubernetes client (over half a second to load on a small machine). Open probes, then load the rest.
 const readiness = new Readiness();
+// An empty registry is ready; the manager's informers are registered only after the module loads, so the
+// (still empty, unsealed) all-caches gate keeps /readyz at 503 until they are known and synced.
+readiness.allOf(ALL_CACHES_GATE);
 let probes: ProbeServer | undefined;
 if (options.healthProbeBindAddress !== '0') {
   const { host, port } = parseBindAddress(options.healthProbeBindAddress);

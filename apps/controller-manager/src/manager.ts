@@ -19,6 +19,7 @@ import {
 import { LeaderElector } from '@warmstart/leader-election';
 import {
   ALL_CACHES_GATE,
+  AllOfGate,
   cacheSyncStrategy,
   Gate,
   Lifecycle,
@@ -241,7 +242,11 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
 
   for (const informer of host.informers()) readiness.register(informer.gate);
   status.watchInformers(host);
-  readiness.allOf(ALL_CACHES_GATE, host.gates()).seal();
+  // main.ts may have registered the aggregate already, empty, so /readyz failed while this module loaded.
+  const early = readiness.get(ALL_CACHES_GATE);
+  const allCaches = early instanceof AllOfGate ? early : readiness.allOf(ALL_CACHES_GATE);
+  for (const gate of host.gates()) allCaches.add(gate);
+  allCaches.seal();
   log.info(
     {
       informers: host.informers().length,
