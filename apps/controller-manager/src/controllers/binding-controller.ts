@@ -1,10 +1,13 @@
 // The binding controller: one Work per target cluster in karmada-es-<cluster>, built from the binding and
 // its resource template (both from the cache); orphan Works deleted; on binding deletion its Works go first,
-// then the binding's finalizer. A Work that is already as desired is not written.
+// then the binding's finalizer. A Work that is already as desired is not written. A Work that cannot be built
+// or written (a name over 253 characters, an object over etcd's request limit) is reported as Karmada does:
+// a Warning Event SyncWorkFailed on the binding and on its template, besides the log line and the retry.
 import { KarmadaResources, type Work } from '@warmstart/api';
 import type { GroupVersionResource, KubeObject, KubeObjectInput } from '@warmstart/informer-cache';
 import type { ManagerContext } from '../context.js';
 import { QueueController } from '../controller.js';
+import { type EventSubject, eventSink } from '../events.js';
 import { bindingFinalizer } from './binding.js';
 import {
   type AnyBinding,
@@ -16,6 +19,8 @@ import {
 import { desiredWorks, mergeWork, orphanWorks, workNeedsUpdate } from './work-builder.js';
 
 export const BINDING_CONTROLLER = 'binding';
+/** Karmada's reason (pkg/events) for a binding whose Works could not be built or written. */
+export const SYNC_WORK_FAILED = 'SyncWorkFailed';
 
 export class TemplateNotCachedError extends Error {
   constructor(apiVersion: string, kind: string) {
@@ -28,6 +33,7 @@ export class TemplateNotCachedError extends Error {
 
 export function bindingController(ctx: ManagerContext): QueueController {
   const writer = ctx.writer(BINDING_CONTROLLER);
+  const emit = eventSink(writer, 'binding-controller', ctx.log);
   const controller: QueueController = new QueueController({
     name: BINDING_CONTROLLER,
     concurrency: ctx.options.concurrentResourceBindingSyncs,
@@ -51,29 +57,54 @@ export function bindingController(ctx: ManagerContext): QueueController {
         { signal },
       );
       if (!template) return; // the template is gone; the garbage collector removes the binding
-      const desired = desiredWorks({ binding, template: template as never, existingWorks: existing });
-      if (desired.kind === 'Invalid') throw new Error(`cannot build Works for ${key}: ${desired.message}`);
-      for (const work of desired.works) {
-        const current = existing.find(
-          (w) => w.metadata.namespace === work.metadata.namespace && w.metadata.name === work.metadata.name,
-        );
-        if (!current) {
-          await writer
-            .create(KarmadaResources.Work, work as unknown as KubeObjectInput, { signal })
-            .catch((error: { code?: number }) => {
-              if (error.code !== 409) throw error;
-            });
-        } else if (workNeedsUpdate(current, work)) {
-          await writer.update(KarmadaResources.Work, mergeWork(current, work) as unknown as KubeObjectInput, {
-            signal,
-          });
+      try {
+        await syncWorks(key, binding, template, existing, signal);
+      } catch (error) {
+        // A conflict is retried at once and says nothing about the binding: only real failures are reported.
+        if (!signal.aborted && (error as { code?: number }).code !== 409) {
+          const message = error instanceof Error ? error.message : String(error);
+          const subject: EventSubject = {
+            ...binding,
+            apiVersion: 'work.karmada.io/v1alpha2',
+            kind: gvr.kind,
+          };
+          emit(subject, 'Warning', SYNC_WORK_FAILED, message);
+          emit(template, 'Warning', SYNC_WORK_FAILED, message);
         }
+        throw error;
       }
-      for (const orphan of orphanWorks(existing, desired.works, binding))
-        await deleteWork(orphan as Work & KubeObject, signal);
     },
   });
   const reader = ctx.reader(controller);
+
+  async function syncWorks(
+    key: string,
+    binding: Readonly<AnyBinding>,
+    template: Readonly<KubeObject>,
+    existing: readonly Readonly<Work & KubeObject>[],
+    signal: AbortSignal,
+  ): Promise<void> {
+    const desired = desiredWorks({ binding, template: template as never, existingWorks: existing });
+    if (desired.kind === 'Invalid') throw new Error(`cannot build Works for ${key}: ${desired.message}`);
+    for (const work of desired.works) {
+      const current = existing.find(
+        (w) => w.metadata.namespace === work.metadata.namespace && w.metadata.name === work.metadata.name,
+      );
+      if (!current) {
+        await writer
+          .create(KarmadaResources.Work, work as unknown as KubeObjectInput, { signal })
+          .catch((error: { code?: number }) => {
+            if (error.code !== 409) throw error;
+          });
+      } else if (workNeedsUpdate(current, work)) {
+        await writer.update(KarmadaResources.Work, mergeWork(current, work) as unknown as KubeObjectInput, {
+          signal,
+        });
+      }
+    }
+    for (const orphan of orphanWorks(existing, desired.works, binding))
+      await deleteWork(orphan as Work & KubeObject, signal);
+  }
 
   async function deleteWork(w: Readonly<Work & KubeObject>, signal: AbortSignal): Promise<void> {
     if (w.metadata.deletionTimestamp) return;
