@@ -33,7 +33,8 @@ describe('fail-over between two manager replicas', () => {
 
   beforeAll(async () => {
     set = await new LocalProvider().up({ clusters: 2 });
-    [host, member] = set.clusters as [ClusterInfo, ClusterInfo];
+    host = set.cluster('host');
+    member = set.cluster('member1');
     await prepareHost(host, [member]);
     a = await mintIdentity(set, host, 'warmstart-manager-a');
     b = await mintIdentity(set, host, 'warmstart-manager-b');
