@@ -352,6 +352,21 @@ describe('ResourceDetector', () => {
     ]);
   });
 
+  it('reports no ApplyPolicyFailed for a 409 from a cache behind its own write, and binds on the retry', async () => {
+    const running = await f.run();
+    f.server.fault(
+      { verb: 'create', resource: 'work.karmada.io/v1alpha2/resourcebindings' },
+      { code: 409, reason: 'AlreadyExists', times: 1 },
+    );
+    createDeployment('web');
+    createPolicy(pp('web', [all()], { id: null }));
+    await f.eventually(() => binding('default/web-deployment'));
+    await running.events.waitFor((e) => e.reason === EventReasons.ApplyPolicySucceed);
+    expect(running.events.values.filter((e) => e.reason === EventReasons.ApplyPolicyFailed)).toEqual([]);
+    const templates = running.detector.status().find((q) => q.name === 'resource-detector')!;
+    expect(templates.lastError?.message).toMatch(/409/);
+  });
+
   it('stops once: a stopped detector cannot start again, and its handlers are gone', async () => {
     const running = await f.run();
     const informer = running.manager.informer(PP)!;

@@ -155,7 +155,9 @@ export class TemplateReconciler {
       else await writer.update(ref.gvr, asWriteInput(plan.binding), { signal });
       emit(current, 'Normal', EventReasons.ApplyPolicySucceed, `Apply ${policyName} succeed`);
     } catch (error) {
-      if (!(error instanceof MissingPermanentIdError)) {
+      // A 409 means the cache was behind our own last write (the binding created by the previous reconcile of
+      // this key is not in the cache yet): the retry sees it and succeeds, so it is no failure to report.
+      if (!(error instanceof MissingPermanentIdError) && (error as { code?: unknown }).code !== 409) {
         const message = error instanceof Error ? error.message : String(error);
         emit(template, 'Warning', EventReasons.ApplyPolicyFailed, `Apply ${policyName} failed: ${message}`);
       }
