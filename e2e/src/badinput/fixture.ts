@@ -309,7 +309,8 @@ async function memberReplicas(member: Kube, ns: string, name: string): Promise<n
 
 /**
  * The outcome every bad-input case shares: the process is still running, /livez answered 200 at every sample
- * so far, and a normal Deployment with a PropagationPolicy, created now, reaches every member.
+ * so far, and a normal Deployment with a PropagationPolicy, created now, reaches every member with no Warning
+ * Event on the way.
  */
 export async function assertStillServing(
   set: BadInputSet,
@@ -346,6 +347,14 @@ export async function assertStillServing(
       { timeoutMs: 90_000, intervalMs: 250 },
     );
   }
+  // A normal object propagates without a single warning on the way.
+  const warnings = (await set.host.list<KubeEvent>(`/api/v1/namespaces/${ns}/events`)).filter(
+    (e) => e.type === 'Warning',
+  );
+  if (warnings.length > 0)
+    throw new Error(
+      `warnings about the canary: ${warnings.map((e) => `${e.reason}: ${e.message}`).join('; ')}`,
+    );
 }
 
 /**
