@@ -26,7 +26,7 @@ describe('joining a member cluster (push mode)', () => {
       (await adminRequest(id, 'GET', `/apis/cluster.karmada.io/v1alpha1/clusters/${member.name}`)).body,
     );
     expect(cluster.spec.apiEndpoint).toBe(member.server);
-    expect(cluster.metadata.labels).toEqual({ env: 'test' });
+    expect(cluster.metadata.labels).toMatchObject({ env: 'test' });
     const secret = JSON.parse(
       (
         await adminRequest(

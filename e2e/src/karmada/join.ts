@@ -39,9 +39,10 @@ async function call(
   path: string,
   body?: unknown,
   ok: readonly number[] = [200, 201],
+  contentType?: string,
 ): Promise<unknown> {
   const id = adminIdentity(c);
-  const res = await adminRequest(id, method, path, body);
+  const res = await adminRequest(id, method, path, body, undefined, contentType);
   if (!ok.includes(res.status))
     throw new Error(`${method} ${path} on ${c.name}: ${res.status} ${res.body.slice(0, 500)}`);
   return res.body ? JSON.parse(res.body) : undefined;
@@ -125,7 +126,7 @@ export async function joinMember(
     secret,
     [200, 201],
   ).catch(async () => ensure(host, `/api/v1/namespaces/${CLUSTER_SECRET_NAMESPACE}/secrets`, secret));
-  await ensure(host, '/apis/cluster.karmada.io/v1alpha1/clusters', {
+  const cluster = {
     apiVersion: 'cluster.karmada.io/v1alpha1',
     kind: 'Cluster',
     metadata: { name: member.name, labels },
@@ -134,6 +135,15 @@ export async function joinMember(
       apiEndpoint: member.server,
       secretRef: { namespace: CLUSTER_SECRET_NAMESPACE, name: member.name },
     },
-  });
+  };
+  // Joining again (another test joined first) updates the labels and endpoint rather than failing.
+  await call(
+    host,
+    'PATCH',
+    `/apis/cluster.karmada.io/v1alpha1/clusters/${member.name}?fieldManager=warmstart-e2e&force=true`,
+    cluster,
+    [200, 201],
+    'application/apply-patch+yaml',
+  );
   return member.name;
 }

@@ -6,7 +6,12 @@ import { formatProgress, seed } from './seed.js';
 describe('seed', () => {
   it('creates the workloads once and resumes without duplicates', async () => {
     const host = inject('clusters')[0]!;
-    const shape = { workloads: 300, namespaces: 3, configMapEvery: 10 };
+    const shape = {
+      workloads: 300,
+      namespaces: 3,
+      configMapEvery: 10,
+      prefix: `seed-${Date.now().toString(36)}`,
+    };
     const lines: string[] = [];
     const first = await seed({
       ...shape,
@@ -24,7 +29,7 @@ describe('seed', () => {
     const kc = new KubeConfig();
     kc.loadFromFile(host.adminKubeconfig);
     const apps = kc.makeApiClient(AppsV1Api);
-    const list = await apps.listNamespacedDeployment({ namespace: 'load-1' });
+    const list = await apps.listNamespacedDeployment({ namespace: `${shape.prefix}-1` });
     expect(list.items).toHaveLength(100);
     expect(list.items[0]!.metadata!.managedFields?.length).toBeGreaterThan(0);
   });

@@ -109,7 +109,7 @@ export async function seed(options: SeedOptions): Promise<SeedProgress> {
   for (let n = 0; n < options.namespaces; n++) {
     items.push({
       path: '/api/v1/namespaces',
-      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `load-${n}` } },
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${options.prefix ?? 'load'}-${n}` } },
     });
   }
   const namespaceCount = items.length;

@@ -4,14 +4,16 @@
 export interface LoadShape {
   /** Number of Deployments. */
   readonly workloads: number;
-  /** Spread over this many namespaces `load-0..M-1`. */
+  /** Prefix of the namespaces; default `load`. */
+  readonly prefix?: string | undefined;
+  /** Spread over this many namespaces `<prefix>-0..M-1`. */
   readonly namespaces: number;
   /** Also one ConfigMap per this many workloads (0: none). */
   readonly configMapEvery?: number | undefined;
 }
 
 export function namespaceOf(i: number, shape: LoadShape): string {
-  return `load-${i % shape.namespaces}`;
+  return `${shape.prefix ?? 'load'}-${i % shape.namespaces}`;
 }
 
 export function workloadName(i: number): string {
