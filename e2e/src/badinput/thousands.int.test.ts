@@ -23,8 +23,11 @@ import {
 
 const IDENTITY = 'badinput-thousands';
 const OBJECTS = Number(process.env.WARMSTART_BADINPUT_OBJECTS ?? 2000);
-/** Bindings for all of them: measured at ~30 s on 2 shared cores; the deadline leaves room for a busy CI. */
-const BIND_DEADLINE_MS = 180_000;
+/**
+ * Bindings for all of them (and the scheduling, Works and member applies racing them for the CPU): measured at
+ * 134 s on 2 cores shared with other jobs (~15 bindings/s); the deadline leaves room for a busier machine.
+ */
+const BIND_DEADLINE_MS = 300_000;
 
 async function pool<T>(
   items: readonly T[],
@@ -57,7 +60,7 @@ describe(`a policy selecting ${OBJECTS} objects`, () => {
   }, 360_000);
 
   it(`binds all ${OBJECTS} ConfigMaps it selects by label within ${BIND_DEADLINE_MS / 1000} s`, {
-    timeout: 600_000,
+    timeout: 900_000,
   }, async () => {
     const ns = await uniqueNamespace(set, 'thousands', created);
     const names = Array.from({ length: OBJECTS }, (_, i) => `cm-${i.toString().padStart(5, '0')}`);
