@@ -2,7 +2,12 @@
 // a server-side dry-run, which runs validation, defaulting and admission but stores nothing.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { KubeConfig, type KubernetesObject, KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
+import {
+  KubeConfig,
+  type KubernetesObject,
+  KubernetesObjectApi,
+  PatchStrategy,
+} from '@kubernetes/client-node';
 import { describe, expect, inject, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 

@@ -1,5 +1,6 @@
 // Kubernetes Events for bad input (an invalid policy, a manifest that cannot be applied): written through
 // the write-only client, never read back. A failure to record an event is logged, never thrown.
+import type { EventSink } from '@warmstart/detector';
 import type { KubeObject } from '@warmstart/informer-cache';
 import type { WriteClient } from './clients.js';
 import type { Logger } from './logger.js';
@@ -12,24 +13,7 @@ export const EVENTS = {
   kind: 'Event',
 } as const;
 
-/** What an Event is about: enough to fill its involvedObject. */
-export interface EventSubject {
-  readonly apiVersion?: string | undefined;
-  readonly kind?: string | undefined;
-  readonly metadata: {
-    readonly name?: string | undefined;
-    readonly namespace?: string | undefined;
-    readonly uid?: string | undefined;
-    readonly resourceVersion?: string | undefined;
-  };
-}
-
-export type EventSink = (
-  object: EventSubject,
-  type: 'Normal' | 'Warning',
-  reason: string,
-  message: string,
-) => void;
+export type { EventSink, EventSubject } from '@warmstart/detector';
 
 export function eventSink(writer: WriteClient, component: string, log: Logger): EventSink {
   return (object, type, reason, message) => {

@@ -4,9 +4,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { listenDashboard } from '@warmstart/controller-manager';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DashboardModule, type DashboardServerLike, loadDashboard } from './dashboard-module.js';
 import { LAST_STEP, RestartScript } from './restart-script.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -16,9 +16,8 @@ const SCREENSHOT_RESTARTING = `${ARTIFACTS}dashboard-restarting.png`;
 const SCREENSHOT_DARK = `${ARTIFACTS}dashboard-dark.png`;
 const WAIT_MS = 10_000;
 
-let dashboardModule: DashboardModule;
 let browser: Browser | undefined;
-let dashboard: DashboardServerLike | undefined;
+let dashboard: Awaited<ReturnType<typeof listenDashboard>> | undefined;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
@@ -27,7 +26,6 @@ beforeAll(async () => {
         'Install it with `apt-get install chromium` (scripts/system-deps.sh does).',
     );
   }
-  dashboardModule = await loadDashboard();
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     timeout: 60_000,
@@ -63,7 +61,7 @@ async function textOf(page: Page, testId: string): Promise<string> {
 describe('dashboard in Chromium', () => {
   it('shows a restart live: caches go from listing to synced, counts grow, direct reads stay 0', async () => {
     const script = new RestartScript();
-    dashboard = await dashboardModule.listenDashboard({ port: 0, source: script, minIntervalMs: 100 });
+    dashboard = await listenDashboard({ port: 0, source: script, minIntervalMs: 100 });
     const origin = new URL(dashboard.url).origin;
     const context = await browser!.newContext({
       viewport: { width: 1280, height: 900 },
@@ -155,7 +153,7 @@ describe('dashboard in Chromium', () => {
   it('shows "disconnected" while the manager is away and reconnects by itself', async () => {
     await dashboard?.close();
     const script = new RestartScript();
-    dashboard = await dashboardModule.listenDashboard({ port: 0, source: script });
+    dashboard = await listenDashboard({ port: 0, source: script });
     const port = Number(new URL(dashboard.url).port);
     const context = await browser!.newContext();
     const page = await context.newPage();
@@ -168,7 +166,7 @@ describe('dashboard in Chromium', () => {
 
     // Back on the same port, further along: the page picks it up without a reload.
     script.go(LAST_STEP);
-    dashboard = await dashboardModule.listenDashboard({ port, source: script });
+    dashboard = await listenDashboard({ port, source: script });
     await shows(page, 'connection', 'live');
     await shows(page, 'ready', 'ready');
     expect(await page.evaluate('document.body.classList.contains("stale")')).toBe(false);

@@ -1,6 +1,10 @@
 // A scripted StatusSource for the dashboard's browser test: a manager restarting in front of 100k
 // Deployments, step by step, as the test calls step(). States and counts only, like the real one.
-import type { DashboardStatusLike, InformerStatusLike, StatusSourceLike } from './dashboard-module.js';
+import type {
+  DashboardStatus as DashboardStatusLike,
+  InformerStatus as InformerStatusLike,
+  StatusSource as StatusSourceLike,
+} from '@warmstart/controller-manager';
 
 type Row = readonly [cluster: string, resource: string];
 
