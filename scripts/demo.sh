@@ -6,4 +6,5 @@ bash scripts/system-deps.sh
 # shellcheck source=scripts/bootstrap.sh
 source scripts/bootstrap.sh
 pnpm install --frozen-lockfile
+pnpm turbo run build --filter=@warmstart/controller-manager... --output-logs=errors-only
 cd e2e && exec node --conditions=@warmstart/source --import tsx src/demo.ts
