@@ -1,7 +1,7 @@
 // Issue 9, least privilege: the manager runs as a user bound only to deploy/20-rbac.yaml (its subjects pointed
 // at that user) through a propagation, a replica change, a cluster-scoped propagation, a delete and a SIGKILL
 // restart. The host's audit log must show every request allowed, and the verbs it used are compared with the
-// verbs the RBAC grants: the grants never used are a known list, each with the reason it stays.
+// verbs the RBAC grants: a grant the run never used must be in a known list that says why it stays.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAuditLog } from '../audit/audit-log.js';
 import { adminRequest } from '../cluster/admin-client.js';
@@ -23,8 +23,28 @@ import { auditBarrier } from '../restart/scenario.js';
 import { applyRbac, bindTo, loadDeployRbac } from './rbac.js';
 import { grantsOf, verbUsage } from './rbac-verbs.js';
 
-/** Grants of deploy/20-rbac.yaml this scenario does not use, and why each stays. */
-const EXPECTED_UNUSED: Readonly<Record<string, string>> = {};
+const ROLE = 'ClusterRole warmstart-controller-manager';
+const LEASE_ROLE = 'Role karmada-system/warmstart-controller-manager';
+const PAGED_LIST =
+  "an informer's paged LIST, its initial sync when the server refuses or breaks off a WatchList; with WatchList served, informers only watch";
+
+/**
+ * Grants of deploy/20-rbac.yaml this scenario may leave unused, and why each stays. Every grant it leaves
+ * unused must be here: one that is not is either a path the scenario missed or a verb the manager never needs.
+ */
+const MAY_BE_UNUSED: Readonly<Record<string, string>> = {
+  [`${ROLE}: list */*`]: PAGED_LIST,
+  [`${ROLE}: list work.karmada.io/resourcebindings`]: PAGED_LIST,
+  [`${ROLE}: list work.karmada.io/clusterresourcebindings`]: PAGED_LIST,
+  [`${ROLE}: list work.karmada.io/works`]: PAGED_LIST,
+  [`${ROLE}: list policy.karmada.io/propagationpolicies`]: PAGED_LIST,
+  [`${ROLE}: list policy.karmada.io/clusterpropagationpolicies`]: PAGED_LIST,
+  [`${ROLE}: list cluster.karmada.io/clusters`]: PAGED_LIST,
+  [`${ROLE}: list core/namespaces`]: PAGED_LIST,
+  [`${LEASE_ROLE}: list coordination.k8s.io/leases`]: PAGED_LIST,
+  [`${ROLE}: get /api`]:
+    'the legacy discovery root; our discovery reads /api/v1 directly, but any client-go style discovery starts here',
+};
 
 describe('the manager under the least-privilege RBAC of deploy/', () => {
   let set: LocalClusterSet;
@@ -58,7 +78,7 @@ describe('the manager under the least-privilege RBAC of deploy/', () => {
     await setReplicas(host, ns, 'web', 3);
     await waitReplicas([member], ns, 'web', 3, 60_000);
 
-    // Cluster-scoped: a ClusterRole through a ClusterPropagationPolicy (ClusterResourceBinding).
+    // Cluster-scoped: a ClusterRole through a ClusterPropagationPolicy (a ClusterResourceBinding).
     const roleName = `${ns}-reader`;
     await adminCall(host, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
       apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -81,6 +101,21 @@ describe('the manager under the least-privilege RBAC of deploy/', () => {
     await waitFor(
       `ClusterRole ${roleName} in ${member.name}`,
       async () => (await adminRequest(adminIdentity(member), 'GET', rolePath)).status === 200,
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+
+    // A change to the cluster-scoped template updates its ClusterResourceBinding.
+    await adminCall(
+      host,
+      'PATCH',
+      rolePath,
+      { rules: [{ apiGroups: [''], resources: ['pods', 'services'], verbs: ['list'] }] },
+      [200],
+      'application/merge-patch+json',
+    );
+    await waitFor(
+      `ClusterRole ${roleName} in ${member.name} to list services too`,
+      async () => (await adminRequest(adminIdentity(member), 'GET', rolePath)).body.includes('services'),
       { timeoutMs: 60_000, intervalMs: 250 },
     );
 
@@ -109,16 +144,16 @@ describe('the manager under the least-privilege RBAC of deploy/', () => {
       (e) => (e.responseStatus?.code ?? 0) === 401 || e.responseStatus?.code === 403,
     );
     const usage = verbUsage(grantsOf(loadDeployRbac()), events);
+    const used = Object.entries(usage.used)
+      .sort()
+      .map(([k, n]) => `  ${k} x${n}`);
+    const unused = usage.unused.map((u) => `  ${u} -- ${MAY_BE_UNUSED[u] ?? 'NOT DOCUMENTED'}`);
     process.stderr.write(
-      `[least-privilege] ${events.length} requests; used:\n${Object.entries(usage.used)
-        .sort()
-        .map(([k, n]) => `  ${k} x${n}`)
-        .join(
-          '\n',
-        )}\n[least-privilege] granted but never used:\n${usage.unused.map((u) => `  ${u}`).join('\n')}\n`,
+      `[least-privilege] ${events.length} requests; used:\n${used.join('\n')}\n` +
+        `[least-privilege] granted but never used:\n${unused.join('\n')}\n`,
     );
     expect(refused.map((e) => `${e.verb} ${e.requestURI} -> ${e.responseStatus?.code}`)).toEqual([]);
     expect(usage.uncovered).toEqual([]);
-    expect(usage.unused).toEqual(Object.keys(EXPECTED_UNUSED));
+    expect(usage.unused.filter((u) => MAY_BE_UNUSED[u] === undefined)).toEqual([]);
   });
 });
