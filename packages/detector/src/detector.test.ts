@@ -367,6 +367,57 @@ describe('ResourceDetector', () => {
     expect(templates.lastError?.message).toMatch(/409/);
   });
 
+  it("binds a re-created template as soon as its predecessor's binding is deleted, not after the backoff", {
+    timeout: 15_000,
+  }, async () => {
+    const running = await f.run();
+    // The binding of a deleted "web" still waits for its Works to go (finalizer) when "web" is created again.
+    f.server.create(
+      RB,
+      input({
+        apiVersion: 'work.karmada.io/v1alpha2',
+        kind: 'ResourceBinding',
+        metadata: {
+          name: 'web-deployment',
+          namespace: 'default',
+          ownerReferences: [
+            { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'predecessor', controller: true },
+          ],
+        },
+        spec: {
+          resource: {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            namespace: 'default',
+            name: 'web',
+            uid: 'predecessor',
+          },
+        },
+      }),
+    );
+    createDeployment('web');
+    createPolicy(pp('web', [all()], { id: null }));
+    const failures = () =>
+      running.events.values.filter((e) => e.reason === EventReasons.ApplyPolicyFailed).length;
+    // Nine failures in: the next retry is 5 ms x 2^9 = 2.56 s away.
+    await f.eventually(() => failures() >= 9, 10_000, 'nine failed attempts');
+    expect(binding('default/web-deployment')?.metadata.ownerReferences?.[0]?.uid).toBe('predecessor');
+    const removedAt = Date.now();
+    f.server.remove(RB, 'default/web-deployment');
+    const bound = await f.eventually(
+      () => {
+        const b = binding('default/web-deployment');
+        return b?.metadata.ownerReferences?.[0]?.uid === template('default/web')?.metadata.uid
+          ? b
+          : undefined;
+      },
+      1_500,
+      'the new binding',
+    );
+    expect(bound.spec.resource.uid).toBe(template('default/web')?.metadata.uid);
+    expect(Date.now() - removedAt).toBeLessThan(1_500);
+  });
+
   it('stops once: a stopped detector cannot start again, and its handlers are gone', async () => {
     const running = await f.run();
     const informer = running.manager.informer(PP)!;

@@ -24,7 +24,7 @@ import { DetectorCache } from './detector-cache.js';
 import { type DetectorContext, type DetectorFeatureGates, resolveGates } from './detector-context.js';
 import { type DiscoveredResource, propagatableResources, TemplateResources } from './discovery.js';
 import { DetectorStateError } from './errors.js';
-import { policyHandler, templateHandler } from './event-handlers.js';
+import { bindingHandler, policyHandler, templateHandler } from './event-handlers.js';
 import type { EventSink } from './events.js';
 import { encodeTemplateKey } from './keys.js';
 import { isLazy } from './lazy-activation.js';
@@ -223,8 +223,9 @@ export class ResourceDetector {
         logger: this.#logger,
       }),
     );
-    informers.forResource(KarmadaResources.ResourceBinding);
-    informers.forResource(KarmadaResources.ClusterResourceBinding);
+    const onBindingDelete = bindingHandler({ enqueue: this.#ctx.enqueueTemplate, logger: this.#logger });
+    this.#register(KarmadaResources.ResourceBinding, onBindingDelete);
+    this.#register(KarmadaResources.ClusterResourceBinding, onBindingDelete);
     informers.forResource(BuiltinResources.PriorityClass);
     await this.#discoverOnce(signal);
   }

@@ -141,3 +141,42 @@ export function policyHandler(options: PolicyHandlerOptions): ResourceEventHandl
       }),
   };
 }
+
+export interface BindingHandlerOptions {
+  readonly enqueue: (key: TemplateKey, priority?: number) => void;
+  readonly logger: Logger;
+}
+
+/**
+ * The handler of the ResourceBinding and ClusterResourceBinding informers: a deleted binding re-queues the
+ * template it pointed at. A template deleted and created again under the same name cannot be bound while its
+ * predecessor's binding lingers (BindingOwnerMismatchError, retried with backoff); once that binding is gone
+ * this binds the new template at once instead of after a backoff that may have grown to minutes.
+ */
+export function bindingHandler(options: BindingHandlerOptions): ResourceEventHandler {
+  const { enqueue, logger } = options;
+  return {
+    name: DETECTOR_HANDLER_NAME,
+    onDelete: (o) => {
+      try {
+        const binding = deletedObject(o) as unknown as {
+          metadata: { namespace?: string };
+          spec?: { resource?: { apiVersion?: string; kind?: string; namespace?: string; name?: string } };
+        };
+        const ref = binding.spec?.resource;
+        if (!ref?.apiVersion || !ref.kind || !ref.name) return;
+        const slash = ref.apiVersion.indexOf('/');
+        enqueue({
+          group: slash < 0 ? '' : ref.apiVersion.slice(0, slash),
+          version: slash < 0 ? ref.apiVersion : ref.apiVersion.slice(slash + 1),
+          kind: ref.kind,
+          namespace: ref.namespace ?? binding.metadata.namespace ?? '',
+          name: ref.name,
+          resourceChangeByKarmada: false,
+        });
+      } catch (error) {
+        logger.error('binding event handler failed', { error: String(error) });
+      }
+    },
+  };
+}
