@@ -242,6 +242,12 @@ async function run(host: ClusterInfo, members: readonly ClusterInfo[]): Promise<
       async () => {
         last = [];
         for (const m of members) last.push(...mismatches(m.name, reference, await replicasIn(m)));
+        if (Date.now() - lastReport >= 10_000) {
+          lastReport = Date.now();
+          say(
+            `converging: ${last.length} objects not yet as on the host, e.g. ${JSON.stringify(last.slice(0, 2))}`,
+          );
+        }
         return last.length === 0;
       },
       { timeoutMs: options.convergeTimeoutMs, intervalMs: 1_000 },
