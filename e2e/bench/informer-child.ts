@@ -1,9 +1,9 @@
 // One measurement of the informer benchmark, in a fresh process so its heap holds nothing but what is measured.
 // Usage (the parent runs it): node --expose-gc --conditions=@warmstart/source --import tsx informer-child.ts
 //   <impl> <kubeconfig> <expected objects>
-// Prints one JSON line: { impl, objects, syncMs, heapBytesPerObject, rssBytes }.
+// Prints one JSON line: { impl, objects, syncMs, heapBytesPerObject, rssBytes, cpuMs }.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { type BenchRow, DIAGNOSTIC_IMPLS, IMPLS, type Impl } from './row.js';
+import { type ChildResult, DIAGNOSTIC_IMPLS, IMPLS, type Impl } from './row.js';
 
 interface Synced {
   readonly objects: number;
@@ -34,6 +34,7 @@ async function load(impl: Impl): Promise<Sync> {
           // resourceVersion=0) the reflector falls back to.
           informers: { watchList: impl === 'warmstart-watchlist' ? 'always' : 'never' },
           metrics: { listCompleted: (_l, m) => (method = m) },
+          ...(process.env.BENCH_LOG ? { logger: stderrLogger } : {}),
         });
         const informer = manager.forResource(deployments);
         manager.start();
@@ -86,6 +87,14 @@ async function load(impl: Impl): Promise<Sync> {
   }
 }
 
+/** BENCH_LOG=1: the informer's own log lines (retries, fallbacks) on stderr, to explain an odd figure. */
+const stderrLogger = {
+  debug: (m: string, f?: object) => process.stderr.write(`debug ${m} ${JSON.stringify(f ?? {})}\n`),
+  info: (m: string, f?: object) => process.stderr.write(`info ${m} ${JSON.stringify(f ?? {})}\n`),
+  warn: (m: string, f?: object) => process.stderr.write(`warn ${m} ${JSON.stringify(f ?? {})}\n`),
+  error: (m: string, f?: object) => process.stderr.write(`error ${m} ${JSON.stringify(f ?? {})}\n`),
+};
+
 async function settle(): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error('run with --expose-gc: the heap figures need forced collections');
@@ -114,9 +123,11 @@ const sync = await load(impl);
 
 await settle();
 const heapBefore = process.memoryUsage().heapUsed;
+const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const synced = await sync(kc);
 const syncMs = Math.round(performance.now() - started);
+const cpu = process.cpuUsage(cpuBefore);
 // The cache must stay reachable until the heap is measured.
 (globalThis as { keep?: unknown }).keep = synced.keep;
 await settle();
@@ -124,12 +135,13 @@ const { heapUsed, rss } = process.memoryUsage();
 if (synced.objects !== expected) {
   throw new Error(`${impl} synced ${synced.objects} objects, expected ${expected}`);
 }
-const row: BenchRow = {
+const row: ChildResult = {
   impl,
   objects: synced.objects,
   syncMs,
   heapBytesPerObject: Math.round((heapUsed - heapBefore) / synced.objects),
   rssBytes: rss,
+  cpuMs: Math.round((cpu.user + cpu.system) / 1000),
 };
 // Leave without tearing the cache down: nothing after this line is measured.
 process.stdout.write(`${JSON.stringify(row)}\n`);

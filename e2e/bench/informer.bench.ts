@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { LocalProvider } from '../src/cluster/local-provider.js';
 import { adminIdentity } from '../src/karmada/join.js';
 import { formatProgress, type SeedProgress, seed } from '../src/load/seed.js';
-import { type BenchRow, DIAGNOSTIC_IMPLS, IMPLS, type Impl } from './row.js';
+import { type ChildResult, DIAGNOSTIC_IMPLS, IMPLS, type Impl, toRow } from './row.js';
 
 const { values } = parseArgs({
   options: {
@@ -42,7 +42,7 @@ const childPath = resolve(here, 'informer-child.ts');
 const tsx = import.meta.resolve('tsx');
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-function runChild(impl: Impl, kubeconfig: string): Promise<BenchRow> {
+function runChild(impl: Impl, kubeconfig: string): Promise<ChildResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,
@@ -67,25 +67,35 @@ function runChild(impl: Impl, kubeconfig: string): Promise<BenchRow> {
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       if (code !== 0) reject(new Error(`${impl} child exited with ${code ?? signal}`));
-      else resolvePromise(JSON.parse(out.trim()) as BenchRow);
+      else resolvePromise(JSON.parse(out.trim()) as ChildResult);
     });
   });
 }
 
-function median(rows: readonly BenchRow[]): BenchRow {
+function median(rows: readonly ChildResult[]): ChildResult {
   const sorted = [...rows].sort((a, b) => a.syncMs - b.syncMs);
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
-function table(rows: readonly BenchRow[]): string {
+function table(rows: readonly ChildResult[]): string {
   const raw = rows.find((r) => r.impl === 'raw-list');
   const cn = rows.find((r) => r.impl === 'client-node');
-  const header = ['impl', 'objects', 'sync ms', 'vs raw-list', 'heap B/object', 'vs client-node', 'RSS MiB'];
+  const header = [
+    'impl',
+    'objects',
+    'sync ms',
+    'vs raw-list',
+    'client CPU ms',
+    'heap B/object',
+    'vs client-node',
+    'RSS MiB',
+  ];
   const lines = rows.map((r) => [
     r.impl,
     String(r.objects),
     String(r.syncMs),
     raw && r !== raw ? `${(r.syncMs / raw.syncMs).toFixed(2)}x` : '',
+    String(r.cpuMs),
     r.impl.startsWith('raw-') ? '(keeps nothing)' : String(r.heapBytesPerObject),
     cn && r !== cn && !r.impl.startsWith('raw-')
       ? `${(r.heapBytesPerObject / cn.heapBytesPerObject).toFixed(2)}x`
@@ -97,7 +107,7 @@ function table(rows: readonly BenchRow[]): string {
   return [fmt(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(fmt)].join('\n');
 }
 
-function verdicts(rows: readonly BenchRow[]): string[] {
+function verdicts(rows: readonly ChildResult[]): string[] {
   const raw = rows.find((r) => r.impl === 'raw-list');
   const rawWatchList = rows.find((r) => r.impl === 'raw-watchlist');
   const cn = rows.find((r) => r.impl === 'client-node');
@@ -161,7 +171,7 @@ try {
     log('warm-up: one raw paged LIST (not reported)');
     await runChild('raw-list', kubeconfig);
   }
-  const measured = new Map<Impl, BenchRow[]>();
+  const measured = new Map<Impl, ChildResult[]>();
   for (let run = 1; run <= runs; run++) {
     for (const impl of impls) {
       const row = await runChild(impl, kubeconfig);
@@ -175,7 +185,7 @@ try {
   );
   if (jsonPath) {
     await mkdir(dirname(jsonPath), { recursive: true });
-    const written = rows.filter((r) => (IMPLS as readonly string[]).includes(r.impl));
+    const written = rows.filter((r) => (IMPLS as readonly string[]).includes(r.impl)).map(toRow);
     await writeFile(jsonPath, `${JSON.stringify(written, null, 2)}\n`);
     log(`wrote ${jsonPath}`);
   }

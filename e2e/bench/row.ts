@@ -15,3 +15,20 @@ export interface BenchRow {
   /** Resident set size of the child process after sync (after the same GCs). */
   readonly rssBytes: number;
 }
+
+/** What a child reports: a row plus the client's own CPU time, printed to tell client cost from server and noise. */
+export interface ChildResult extends BenchRow {
+  /** User + system CPU time of the child process during the sync. */
+  readonly cpuMs: number;
+}
+
+/** The row alone, as written to --json. */
+export function toRow(r: ChildResult): BenchRow {
+  return {
+    impl: r.impl,
+    objects: r.objects,
+    syncMs: r.syncMs,
+    heapBytesPerObject: r.heapBytesPerObject,
+    rssBytes: r.rssBytes,
+  };
+}
