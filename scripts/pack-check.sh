@@ -25,7 +25,8 @@ consumer="$out/consumer"
 mkdir -p "$consumer"
 node -e '
   const o = JSON.parse(process.argv[1]);
-  const pkg = { name: "consumer", private: true, type: "module", dependencies: o, overrides: o };
+  // The declarations of @kubernetes/client-node import "ws", so a strict consumer needs its types.
+  const pkg = { name: "consumer", private: true, type: "module", dependencies: o, devDependencies: { "@types/ws": "^8" }, overrides: o };
   require("fs").writeFileSync(process.argv[2] + "/package.json", JSON.stringify(pkg, null, 2));
 ' "$overrides" "$consumer"
 (cd "$consumer" && npm install --no-audit --no-fund --silent >&2)
