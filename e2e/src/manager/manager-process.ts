@@ -37,6 +37,7 @@ export interface ManagerProcess {
   livezMs(): Promise<number>;
   /** Log lines so far (JSON). */
   logs(): readonly string[];
+  hasExited(): boolean;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM and wait (graceful), or SIGKILL. */
   stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
@@ -49,7 +50,31 @@ process.on('exit', () => {
   for (const c of live) c.kill('SIGKILL');
 });
 
+/**
+ * Starts the manager and returns once its servers listen (or it exited). Ports are picked free and then handed
+ * over, so another process can take one in between; a start that fails with EADDRINUSE is retried on new ports.
+ * /livez is polled from the moment of spawn, so livezMs() is exact whenever it is called.
+ */
 export async function startManager(options: ManagerProcessOptions): Promise<ManagerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const proc = await spawnManager(options);
+    proc.livezMs().catch(() => undefined);
+    const outcome = await waitFor(
+      'the manager to serve its endpoints or exit',
+      () =>
+        proc.logs().some((l) => l.includes('"msg":"serving probes"'))
+          ? 'serving'
+          : proc.hasExited()
+            ? 'exited'
+            : undefined,
+      { timeoutMs: 60_000, intervalMs: 20 },
+    );
+    if (outcome === 'exited' && attempt < 3 && proc.logs().some((l) => l.includes('EADDRINUSE'))) continue;
+    return proc;
+  }
+}
+
+async function spawnManager(options: ManagerProcessOptions): Promise<ManagerProcess> {
   const probesPort = await freePort();
   const metricsPort = await freePort();
   if (!existsSync(main)) throw new ManagerNotBuiltError();
@@ -105,6 +130,7 @@ export async function startManager(options: ManagerProcessOptions): Promise<Mana
       return livez;
     },
     logs: () => lines,
+    hasExited: () => child.exitCode !== null || child.signalCode !== null,
     exited,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
