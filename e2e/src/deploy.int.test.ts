@@ -1,5 +1,6 @@
 // deploy/ is only worth shipping if a real API server accepts it: every manifest (and every CRD) goes through
-// a server-side dry-run, which runs validation, defaulting and admission but stores nothing.
+// a server-side dry-run, which runs validation, defaulting and admission but stores nothing. deploy/optional/
+// (grants for opt-in features) is checked the same way.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
@@ -12,6 +13,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 
 const deployDir = fileURLToPath(new URL('../../deploy/', import.meta.url));
+const optionalDir = fileURLToPath(new URL('../../deploy/optional/', import.meta.url));
 const crdDir = fileURLToPath(new URL('../../packages/api/crds/', import.meta.url));
 
 function load(dir: string): KubernetesObject[] {
@@ -31,7 +33,7 @@ describe('deploy/ manifests', () => {
     kc.loadFromFile(host.adminKubeconfig);
     const client = KubernetesObjectApi.makeApiClient(kc);
     const crds = load(crdDir);
-    const manifests = load(deployDir);
+    const manifests = [...load(deployDir), ...load(optionalDir)];
     expect(crds.length).toBeGreaterThanOrEqual(6);
     expect(manifests.map((m) => m.kind)).toEqual(
       expect.arrayContaining([
@@ -62,7 +64,7 @@ describe('deploy/ manifests', () => {
   });
 
   it('grant no `get` on any resource: the manager reads only through informers', () => {
-    const rules = load(deployDir)
+    const rules = [...load(deployDir), ...load(optionalDir)]
       .filter((m) => m.kind === 'ClusterRole' || m.kind === 'Role')
       .flatMap((r) => (r as unknown as { rules: { resources?: string[]; verbs: string[] }[] }).rules);
     const resourceRules = rules.filter((r) => r.resources !== undefined);

@@ -2,7 +2,7 @@
 // informer the enabled controllers need is registered up front and started, on standby replicas too; leader
 // election runs; the controllers start when leadership opens, and under gate-start also after every cache
 // has synced. SIGTERM stops the groups in reverse order within --graceful-shutdown-timeout.
-import { createServer, type Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
   ApiTransport,
@@ -12,6 +12,7 @@ import {
   FallbackCacheReader,
   InformerManager,
   MultiClusterInformerManager,
+  type RateLimitOptions,
   type Reader,
   staticEndpoint,
   Writer,
@@ -32,12 +33,18 @@ import {
 import { countingReader, fencedWriter, type WriteClient } from './clients.js';
 import type { ManagerContext } from './context.js';
 import { buildControllers } from './controllers/registry.js';
+import { isLoopback } from './dashboard/hosts.js';
 import { listenDashboard } from './dashboard/index.js';
+import { type AuthDecision, DelegatedAuth } from './endpoint-auth/index.js';
 import { informerLeaseClient } from './lease-client.js';
 import { cacheLogger, type Logger } from './logger.js';
 import { ManagerMetrics } from './metrics.js';
+import { listenMetrics } from './metrics-server.js';
 import { type ManagerOptions, parseBindAddress } from './options.js';
 import { ManagerStatus } from './status-source.js';
+
+/** Token and access reviews: two per token per minute at most; a burst covers a scraper fleet's first round. */
+const ENDPOINT_AUTH_RATE_LIMIT: RateLimitOptions = { qps: 5, burst: 20 };
 
 export type ManagerOutcome = 'stopped' | 'lost-leadership' | 'failed';
 
@@ -93,37 +100,6 @@ function serverRunnable(
   };
 }
 
-function listenMetrics(
-  metrics: ManagerMetrics,
-  host: string,
-  port: number,
-): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
-      res.writeHead(404).end();
-      return;
-    }
-    metrics.registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
-      (error: unknown) => res.writeHead(500).end(String(error)),
-    );
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      const a = server.address();
-      const url =
-        typeof a === 'object' && a
-          ? `http://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`
-          : '';
-      resolve({
-        url,
-        close: () => new Promise<void>((r) => server.close(() => r()).closeAllConnections()),
-      });
-    });
-  });
-}
-
 export async function runManager(options: ManagerOptions, run: RunOptions): Promise<ManagerOutcome> {
   const { log } = run;
   const startedAt = Date.now();
@@ -133,6 +109,13 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
   const status = new ManagerStatus(options.cacheSyncStrategy, startedAt, readiness, metrics);
   const addresses: { probes?: string; metrics?: string; dashboard?: string } = {};
 
+  // The control plane's endpoint first: the servers' token checks go to it.
+  const endpoint = await hostEndpoint(options, run.kubeConfig);
+  const transport = new ApiTransport(endpoint, {
+    rateLimit: { qps: options.kubeApiQps, burst: options.kubeApiBurst },
+    metrics,
+  });
+  const tokenCheck = endpointAuth(options, endpoint, metrics, log);
   // 1. Servers. They are the first group, and /livez never depends on anything below.
   const servers: (Runnable & { ready: Promise<void> })[] = [];
   if (run.probes) {
@@ -153,7 +136,12 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
     const { host, port } = parseBindAddress(options.metricsBindAddress);
     servers.push(
       serverRunnable('metrics', async () => {
-        const s = await listenMetrics(metrics, host, port);
+        const s = await listenMetrics({
+          metrics,
+          host,
+          port,
+          authorize: options.metricsAuth === 'token' ? tokenCheck.check() : undefined,
+        });
         addresses.metrics = s.url;
         return s;
       }),
@@ -163,7 +151,12 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
     const { host, port } = parseBindAddress(options.dashboardBindAddress);
     servers.push(
       serverRunnable('dashboard', async () => {
-        const s = await listenDashboard({ host, port, source: status });
+        const s = await listenDashboard({
+          host,
+          port,
+          source: status,
+          authorize: options.dashboardAuth === 'token' ? tokenCheck.check() : undefined,
+        });
         addresses.dashboard = s.url;
         return s;
       }),
@@ -171,11 +164,6 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
   }
 
   // 2. The control plane's informers and the clients built on them.
-  const endpoint = await hostEndpoint(options, run.kubeConfig);
-  const transport = new ApiTransport(endpoint, {
-    rateLimit: { qps: options.kubeApiQps, burst: options.kubeApiBurst },
-    metrics,
-  });
   const informerDefaults = options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {};
   const host = new InformerManager({
     transport,
@@ -312,11 +300,50 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
   });
   const report: LifecycleReport = await lifecycle.done;
   transport.close();
+  tokenCheck.close();
   if (report.outcome === 'failed') {
     log.error({ err: report.cause, stopOrder: report.stopOrder }, 'manager failed');
     return lost ? 'lost-leadership' : 'failed';
   }
   return 'stopped';
+}
+
+/**
+ * The token check behind --metrics-auth/--dashboard-auth, made on first use. Its reviews go through a transport
+ * of their own with a small rate limit, so a flood of made-up tokens cannot spend the controllers' request
+ * budget. Warns about an endpoint exposed beyond loopback without a token check.
+ */
+function endpointAuth(
+  options: ManagerOptions,
+  endpoint: ClusterEndpoint,
+  metrics: ManagerMetrics,
+  log: Logger,
+): { check(): (req: IncomingMessage) => Promise<AuthDecision>; close(): void } {
+  for (const [flag, address, mode] of [
+    ['metrics', options.metricsBindAddress, options.metricsAuth],
+    ['dashboard', options.dashboardBindAddress, options.dashboardAuth],
+  ] as const) {
+    if (address !== '0' && mode === 'none' && !isLoopback(parseBindAddress(address).host)) {
+      log.warn(
+        { address, flag: `--${flag}-auth` },
+        `the ${flag} endpoint listens beyond loopback without a token check; anyone who reaches ${address} can read it (set --${flag}-auth=token)`,
+      );
+    }
+  }
+  let transport: ApiTransport | undefined;
+  let auth: DelegatedAuth | undefined;
+  return {
+    check: () => {
+      transport ??= new ApiTransport(endpoint, { rateLimit: ENDPOINT_AUTH_RATE_LIMIT, metrics });
+      auth ??= new DelegatedAuth({
+        client: new Writer(transport, { source: 'endpoint-auth' }),
+        onError: (error) => log.warn({ err: error }, 'could not review a bearer token; answered 503'),
+      });
+      const a = auth;
+      return (req) => a.authorize(req);
+    },
+    close: () => transport?.close(),
+  };
 }
 
 /**

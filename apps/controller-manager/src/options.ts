@@ -12,6 +12,9 @@ export const DISABLED_BY_DEFAULT: ReadonlySet<string> = new Set();
 export const CACHE_SYNC_STRATEGIES = ['block-reads', 'gate-start', 'fallback'] as const;
 export type CacheSyncStrategyName = (typeof CACHE_SYNC_STRATEGIES)[number];
 
+export const ENDPOINT_AUTH_MODES = ['none', 'token'] as const;
+export type EndpointAuthMode = (typeof ENDPOINT_AUTH_MODES)[number];
+
 export interface ManagerOptions {
   readonly kubeconfig: string | undefined;
   readonly kubeApiQps: number;
@@ -29,6 +32,8 @@ export interface ManagerOptions {
   readonly healthProbeBindAddress: string;
   readonly metricsBindAddress: string;
   readonly dashboardBindAddress: string;
+  readonly metricsAuth: EndpointAuthMode;
+  readonly dashboardAuth: EndpointAuthMode;
   readonly cacheSyncStrategy: CacheSyncStrategyName;
   readonly cacheSyncTimeoutMs: number;
   readonly clusterCacheSyncTimeoutMs: number;
@@ -177,6 +182,22 @@ export const FLAGS: readonly FlagSpec[] = [
     kind: 'string',
     default: '127.0.0.1:8090',
     help: "Address of the read-only status page. Binds to localhost by default; '0' disables.",
+  },
+  {
+    name: 'metrics-auth',
+    key: 'metricsAuth',
+    kind: 'string',
+    default: 'none',
+    choices: ENDPOINT_AUTH_MODES,
+    help: 'token: /metrics answers only a bearer token that the API server accepts (TokenReview) and whose user may get the nonResourceURL /metrics (SubjectAccessReview). Needs create on tokenreviews and subjectaccessreviews (deploy/optional/endpoint-auth.yaml).',
+  },
+  {
+    name: 'dashboard-auth',
+    key: 'dashboardAuth',
+    kind: 'string',
+    default: 'none',
+    choices: ENDPOINT_AUTH_MODES,
+    help: 'token: the dashboard answers only a bearer token whose user may get the path asked for (/, /status.json, /events), checked as for --metrics-auth.',
   },
   {
     name: 'cache-sync-strategy',

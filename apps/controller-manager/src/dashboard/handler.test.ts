@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AuthDecision } from '../endpoint-auth/decision.js';
 import { createDashboardHandler, type DashboardHandler, type DashboardHandlerOptions } from './handler.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_STYLE } from './page-style.js';
@@ -317,6 +318,36 @@ describe('authorize', () => {
     expect(res.body).toContain('cluster-marker');
     const stream = await open(`${base}/events`, { authorization: 'Bearer good' });
     await stream.waitFor(() => stream.events.length === 1, 'the initial event');
+  });
+
+  it('maps a refusing decision to 401, 403 or 503 by its reason, with its message and no status', async () => {
+    const source = new FakeSource(secretish);
+    const decisions: Record<string, AuthDecision> = {
+      'Bearer a': { allowed: false, reason: 'unauthenticated', message: 'token expired' },
+      'Bearer b': { allowed: false, reason: 'forbidden', message: 'user "b" may not get /status.json' },
+      'Bearer c': { allowed: false, reason: 'unavailable', message: 'retry shortly' },
+      'Bearer d': { allowed: true, user: 'd' },
+    };
+    const base = await serve({
+      source,
+      authorize: async (req) => decisions[req.headers.authorization ?? ''] ?? false,
+    });
+    const answer = (token: string) =>
+      fetchText(`${base}/status.json`, { headers: { authorization: `Bearer ${token}` } });
+    const a = await answer('a');
+    expect([a.status, a.headers['www-authenticate'], a.body]).toEqual([
+      401,
+      'Bearer realm="warmstart-dashboard"',
+      'unauthorized: token expired\n',
+    ]);
+    const b = await answer('b');
+    expect([b.status, b.body]).toEqual([403, 'forbidden: user "b" may not get /status.json\n']);
+    const c = await answer('c');
+    expect([c.status, c.headers['retry-after']]).toEqual([503, '1']);
+    expect(source.snapshots).toBe(0);
+    const d = await answer('d');
+    expect(d.status).toBe(200);
+    expect(d.body).toContain('cluster-marker');
   });
 
   it('answers 500 without details when it throws', async () => {

@@ -1,6 +1,7 @@
 // The dashboard as a node:http request handler: GET / (the page), GET /status.json (the snapshot) and
 // GET /events (server-sent events). Mount it on any server: `if (!handler(req, res)) next()`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AuthDecision, refusalStatus } from '../endpoint-auth/decision.js';
 import { hostName } from './hosts.js';
 import { PAGE_CSP, PAGE_HTML } from './page.js';
 import type { StatusSource } from './status.js';
@@ -20,10 +21,11 @@ export interface DashboardHandlerOptions {
   /** Open /events streams beyond this many are refused with 503. Default 64. */
   readonly maxClients?: number | undefined;
   /**
-   * Decides whether a request may see anything (e.g. a bearer-token check). On false the answer is 401
-   * (no Authorization header sent) or 403, with no status in it. Runs after the method check.
+   * Decides whether a request may see anything (e.g. a bearer-token check). A refusing AuthDecision answers
+   * 401, 403 or 503 by its reason; plain false answers 401 (no Authorization header sent) or 403. Either way
+   * no status is in the answer. Runs after the method and Host checks.
    */
-  readonly authorize?: ((req: IncomingMessage) => Promise<boolean>) | undefined;
+  readonly authorize?: ((req: IncomingMessage) => Promise<boolean | AuthDecision>) | undefined;
   /**
    * Host-header names (port ignored) the dashboard answers; others get 403. Undefined answers any.
    * listenDashboard sets the loopback names when it binds to a loopback address (against DNS rebinding).
@@ -43,6 +45,8 @@ export interface DashboardHandler {
 }
 
 type Route = 'page' | 'status' | 'events';
+
+const STATUS_WORD = { 401: 'unauthorized', 403: 'forbidden', 503: 'unavailable' } as const;
 
 const ROUTES: ReadonlyMap<string, Route> = new Map([
   ['/', 'page'],
@@ -120,24 +124,37 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
   };
 
   const authorizeThenServe = async (
-    check: (req: IncomingMessage) => Promise<boolean>,
+    check: (req: IncomingMessage) => Promise<boolean | AuthDecision>,
     route: Route,
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> => {
-    let allowed: boolean;
+    let decision: boolean | AuthDecision;
     try {
-      allowed = (await check(req)) === true;
+      decision = await check(req);
     } catch (error) {
       onError?.(error);
       plain(res, 500, "the authorization check failed; see the manager's log");
       return;
     }
-    if (allowed) serve(route, req, res);
-    else if (req.headers.authorization === undefined) {
-      res.setHeader('www-authenticate', 'Bearer realm="warmstart-dashboard"');
-      plain(res, 401, 'unauthorized: send a bearer token in the Authorization header');
-    } else plain(res, 403, 'forbidden: this token may not read the dashboard');
+    if (decision === true || (typeof decision === 'object' && decision.allowed)) {
+      serve(route, req, res);
+      return;
+    }
+    const refusal: Exclude<AuthDecision, { allowed: true }> =
+      typeof decision === 'object'
+        ? decision
+        : req.headers.authorization === undefined
+          ? {
+              allowed: false,
+              reason: 'unauthenticated',
+              message: 'send a bearer token in the Authorization header',
+            }
+          : { allowed: false, reason: 'forbidden', message: 'this token may not read the dashboard' };
+    const code = refusalStatus(refusal.reason);
+    if (code === 401) res.setHeader('www-authenticate', 'Bearer realm="warmstart-dashboard"');
+    if (code === 503) res.setHeader('retry-after', '1');
+    plain(res, code, `${STATUS_WORD[code]}: ${refusal.message}`);
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): boolean => {
