@@ -7,7 +7,6 @@
 // e2e/artifacts/dashboard-manager.png (and dashboard-manager-listing.png, the page while lists are under way).
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminRequest } from '../cluster/admin-client.js';
 import { freePort } from '../cluster/local-provider.js';
 import type { ClusterInfo } from '../cluster/provider.js';
+import { type ThrottledProxy, throttledProxy } from '../cluster/throttled-proxy.js';
 import { waitFor } from '../cluster/wait.js';
 import { adminIdentity, installCrds } from '../karmada/join.js';
 import { seed } from '../load/seed.js';
@@ -50,51 +50,11 @@ const RECORD_STATES = `
   }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
 `;
 
-/**
- * A TCP proxy that hands the manager the host's bytes at `bytesPerSecond` per connection, as an API server
- * across a slow link would. Unthrottled, the 3,000-Deployment WatchList (~20 MB with managedFields) took 1 to
- * 2 s here, a margin of about 1 s over the page's first render that a faster machine could eat; at 8 MB/s it
- * takes at least 2.5 s on any machine. WARMSTART_DASHBOARD_THROTTLE sets the rate; 0 turns the proxy off.
- */
-async function throttledProxy(
-  target: string,
-  bytesPerSecond: number,
-): Promise<{ url: string; close(): void }> {
-  const { hostname, port } = new URL(target);
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = connect(Number(port), hostname);
-    sockets.add(client).add(upstream);
-    client.pipe(upstream);
-    upstream.on('data', (chunk: Buffer) => {
-      upstream.pause();
-      client.write(chunk);
-      setTimeout(() => upstream.resume(), Math.ceil((chunk.length / bytesPerSecond) * 1000));
-    });
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('close', end).on('error', end);
-    upstream.on('close', end).on('error', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the proxy has no TCP address');
-  return {
-    url: `https://127.0.0.1:${address.port}`,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
-  };
-}
-
 describe(`the manager's dashboard in Chromium, starting in front of ${WORKLOADS} Deployments`, () => {
   let host: ClusterInfo;
   let browser: Browser | undefined;
   let manager: ManagerProcess | undefined;
-  let proxy: { url: string; close(): void } | undefined;
+  let proxy: ThrottledProxy | undefined;
   let scratch: string | undefined;
 
   beforeAll(async () => {
