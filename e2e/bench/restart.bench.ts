@@ -36,7 +36,8 @@ try {
   process.stderr.write(
     `[bench] seeded ${workloads} workloads in ${Math.round((Date.now() - t0) / 1000)} s; first propagation...\n`,
   );
-  let manager = await startSteadyManager(load, 'block-reads', 3_600_000);
+  // The first propagation writes about ten objects per workload; allow it 5 workloads/s at worst.
+  let manager = await startSteadyManager(load, 'block-reads', Math.max(3_600_000, workloads * 200));
   const rows: RestartRow[] = [];
   for (const strategy of ['block-reads', 'gate-start', 'fallback'] as Strategy[]) {
     process.stderr.write(`[bench] restart with ${strategy}\n`);
@@ -51,7 +52,10 @@ try {
   const base = join(results, `restart-${workloads}`);
   await writeFile(values.json ?? `${base}.json`, `${JSON.stringify(plain, null, 2)}\n`);
   const table = markdownTable(plain);
-  await writeFile(`${base}.md`, `${table}\n`);
+  await writeFile(
+    `${base}.md`,
+    `${table}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).\n`,
+  );
   await writeFile(`${base}.svg`, svgChart(plain, workloads));
   process.stdout.write(`${table}\n`);
 } finally {

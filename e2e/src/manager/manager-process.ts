@@ -21,6 +21,8 @@ export class ManagerNotBuiltError extends Error {
 export interface ManagerProcessOptions {
   readonly kubeconfig: string;
   readonly args?: readonly string[];
+  /** Node's own flags, before the script (e.g. a larger --max-old-space-size for 100k workloads). */
+  readonly nodeArgs?: readonly string[];
   /** Where to write its stderr (JSON logs); default: kept in memory only. */
   readonly logPath?: string | undefined;
   readonly identity?: string | undefined;
@@ -79,6 +81,7 @@ async function spawnManager(options: ManagerProcessOptions): Promise<ManagerProc
   const metricsPort = await freePort();
   if (!existsSync(main)) throw new ManagerNotBuiltError();
   const args = [
+    ...(options.nodeArgs ?? []),
     main,
     `--kubeconfig=${options.kubeconfig}`,
     `--health-probe-bind-address=127.0.0.1:${probesPort}`,

@@ -44,6 +44,19 @@ const QPS_FLAGS = [
   '--cluster-api-burst=2000',
 ];
 
+/**
+ * Node's default heap limit (about 4 GiB here) is below what the caches of 50k+ workloads with their bindings,
+ * Works and member objects may take with garbage on top; a real install at that scale sets the same flag.
+ */
+function nodeArgs(workloads: number): string[] {
+  return workloads > 20_000 ? ['--max-old-space-size=12288'] : [];
+}
+
+/** A deadline that grows with the load: `perWorkloadMs` per workload, never below `floorMs`. */
+function scaled(workloads: number, floorMs: number, perWorkloadMs: number): number {
+  return Math.max(floorMs, Math.round(workloads * perWorkloadMs));
+}
+
 /** Installs the CRDs, joins the members and seeds the load; idempotent (a resumed seed creates nothing). */
 export async function prepareLoad(
   host: ClusterInfo,
@@ -161,6 +174,7 @@ export async function startSteadyManager(
     kubeconfig: set.host.managerKubeconfig,
     identity: IDENTITY,
     args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS],
+    nodeArgs: nodeArgs(set.workloads),
   });
   await waitPropagated(set, timeoutMs);
   return m;
@@ -181,15 +195,13 @@ export async function measureRestart(
     kubeconfig: set.host.managerKubeconfig,
     identity: IDENTITY,
     args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS],
+    nodeArgs: nodeArgs(set.workloads),
   });
   const livezMs = await manager.livezMs();
   const readyzMs = await waitFor(
     'the new manager to be ready',
     async () => ((await manager.readyz()).status === 200 ? Date.now() - manager.startedAt : undefined),
-    {
-      timeoutMs: 300_000,
-      intervalMs: 50,
-    },
+    { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
   );
   // A change made as soon as the caches have synced, when the start-up backlog is largest: it arrives by watch,
   // at normal priority, and must overtake the backlog (a change made before the initial list is part of it).
@@ -214,7 +226,7 @@ export async function measureRestart(
       metricValue(await manager.metrics(), 'workqueue_work_duration_seconds_count') > 0
         ? Date.now() - manager.startedAt
         : undefined,
-    { timeoutMs: 300_000, intervalMs: 50 },
+    { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
   );
   const changePropagatedMs = await waitFor(
     `${ns}/${changed} with ${replicas} replicas in every member`,
@@ -233,13 +245,13 @@ export async function measureRestart(
       }
       return Date.now() - changeAt;
     },
-    { timeoutMs: 600_000, intervalMs: 100 },
+    { timeoutMs: scaled(set.workloads, 600_000, 10), intervalMs: 100 },
   );
   // Let the start-up backlog drain: every queue empty for a moment.
   await waitFor(
     'the work queues to drain',
     async () => metricValue(await manager.metrics(), 'workqueue_depth') === 0,
-    { timeoutMs: 600_000, intervalMs: 200 },
+    { timeoutMs: scaled(set.workloads, 600_000, 20), intervalMs: 200 },
   );
   await auditBarrier(set.host);
   const events = await readAuditLog(set.host.auditLogPath!, { user: set.host.managerUser, since });
