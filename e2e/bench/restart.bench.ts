@@ -1,6 +1,7 @@
 // pnpm bench:restart --workloads N [--json FILE] [--members 2]
 // Boots a local control plane (host + members), seeds N workloads with policies, propagates them once, then
-// restarts the manager under each strategy (block-reads, gate-start, fallback) on the same load and writes
+// restarts the manager under each strategy (block-reads, gate-start, fallback; SIGKILL), then block-reads after a
+// graceful SIGTERM and as a fail-over to a warm standby, on the same load, and writes
 // results JSON, a markdown table and an SVG chart under e2e/results/.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -10,6 +11,7 @@ import { LocalProvider } from '../src/cluster/local-provider.js';
 import {
   measureRestart,
   prepareLoad,
+  type RestartKind,
   type RestartRow,
   type Strategy,
   startSteadyManager,
@@ -39,9 +41,16 @@ try {
   // The first propagation writes about ten objects per workload; allow it 5 workloads/s at worst.
   let manager = await startSteadyManager(load, 'block-reads', Math.max(3_600_000, workloads * 200));
   const rows: RestartRow[] = [];
-  for (const strategy of ['block-reads', 'gate-start', 'fallback'] as Strategy[]) {
-    process.stderr.write(`[bench] restart with ${strategy}\n`);
-    const r = await measureRestart(load, manager, strategy);
+  const runs: readonly (readonly [Strategy, RestartKind])[] = [
+    ['block-reads', 'SIGKILL'],
+    ['gate-start', 'SIGKILL'],
+    ['fallback', 'SIGKILL'],
+    ['block-reads', 'SIGTERM'],
+    ['block-reads', 'failover'],
+  ];
+  for (const [strategy, kind] of runs) {
+    process.stderr.write(`[bench] ${kind === 'failover' ? 'fail-over' : kind} restart with ${strategy}\n`);
+    const r = await measureRestart(load, manager, strategy, kind);
     manager = r.manager;
     rows.push(r.row);
     process.stderr.write(`[bench] ${JSON.stringify(r.row)}\n`);
@@ -65,11 +74,11 @@ try {
 function markdownTable(rows: readonly Omit<RestartRow, 'detail'>[]): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const lines = [
-    '| strategy | workloads | direct reads | writes after restart | /livez | /readyz | first reconcile | change propagated | peak RSS |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| strategy | restart | workloads | direct reads | writes after restart | /livez | /readyz | first reconcile | change propagated | peak RSS |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.strategy} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${s(r.firstReconcileMs)} | ${s(r.changePropagatedMs)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB |`,
+        `| ${r.strategy} | ${r.restart === 'failover' ? 'fail-over' : r.restart} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${s(r.firstReconcileMs)} | ${s(r.changePropagatedMs)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB |`,
     ),
   ];
   return lines.join('\n');
@@ -83,10 +92,14 @@ function svgChart(rows: readonly Omit<RestartRow, 'detail'>[], n: number): strin
     ['firstReconcileMs', 'first reconcile'],
     ['changePropagatedMs', 'change propagated'],
   ] as const;
-  const colors = ['#2b8a3e', '#1c7ed6', '#f59f00'];
+  const colors = ['#2b8a3e', '#1c7ed6', '#f59f00', '#7048e8', '#e8590c'];
+  const name = (r: Omit<RestartRow, 'detail'>) =>
+    r.restart === 'SIGKILL'
+      ? r.strategy
+      : `${r.strategy} (${r.restart === 'failover' ? 'fail-over' : r.restart})`;
   const max = Math.max(1, ...rows.flatMap((r) => metrics.map(([k]) => r[k]))) / 1000;
-  const W = 760;
-  const H = 320;
+  const W = 960;
+  const H = 340;
   const left = 60;
   const bottom = 260;
   const groupW = (W - left - 20) / metrics.length;
@@ -97,15 +110,15 @@ function svgChart(rows: readonly Omit<RestartRow, 'detail'>[], n: number): strin
       const v = r[k] / 1000;
       const h = (v / max) * (bottom - 40);
       const x = left + gi * groupW + (ri + 0.5) * barW;
-      return `<rect x="${x.toFixed(1)}" y="${(bottom - h).toFixed(1)}" width="${(barW * 0.9).toFixed(1)}" height="${h.toFixed(1)}" fill="${colors[ri % 3]}"><title>${r.strategy}: ${v.toFixed(2)} s</title></rect><text x="${(x + barW * 0.45).toFixed(1)}" y="${(bottom - h - 4).toFixed(1)}" text-anchor="middle" font-size="10">${v.toFixed(1)}</text>`;
+      return `<rect x="${x.toFixed(1)}" y="${(bottom - h).toFixed(1)}" width="${(barW * 0.9).toFixed(1)}" height="${h.toFixed(1)}" fill="${colors[ri % colors.length]}"><title>${name(r)}: ${v.toFixed(2)} s</title></rect><text x="${(x + barW * 0.45).toFixed(1)}" y="${(bottom - h - 4).toFixed(1)}" text-anchor="middle" font-size="10">${v.toFixed(1)}</text>`;
     }),
   ]);
   const legend = rows.map(
     (r, i) =>
-      `<rect x="${left + i * 220}" y="290" width="12" height="12" fill="${colors[i % 3]}"/><text x="${left + i * 220 + 18}" y="300" font-size="12">${r.strategy}: ${r.directReads} direct reads, ${r.writesAfterRestart} writes</text>`,
+      `<rect x="${left + (i % 3) * 300}" y="${285 + Math.floor(i / 3) * 20}" width="12" height="12" fill="${colors[i % colors.length]}"/><text x="${left + (i % 3) * 300 + 18}" y="${295 + Math.floor(i / 3) * 20}" font-size="12">${name(r)}: ${r.directReads} direct reads, ${r.writesAfterRestart} writes</text>`,
   );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif">
-<text x="${left}" y="20" font-size="14" font-weight="bold">warmstart restart in front of ${n} workloads (seconds after process start)</text>
+<text x="${left}" y="20" font-size="14" font-weight="bold">warmstart restart in front of ${n} workloads (seconds after process start; fail-over: first reconcile after the kill)</text>
 <line x1="${left}" y1="${bottom}" x2="${W - 20}" y2="${bottom}" stroke="#333"/>
 ${bars.join('\n')}
 ${legend.join('\n')}

@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../cluster/local-provider.js';
+import { onSignalCleanup } from '../cluster/supervisor.js';
 import { waitFor } from '../cluster/wait.js';
 
 const main = fileURLToPath(new URL('../../../apps/controller-manager/dist/main.js', import.meta.url));
@@ -32,6 +33,8 @@ export interface ManagerProcessOptions {
 
 export interface ManagerProcess {
   readonly pid: number;
+  /** The --identity it was started with (its leader-election identity), when one was given. */
+  readonly identity: string | undefined;
   readonly probesUrl: string;
   readonly metricsUrl: string;
   readonly startedAt: number;
@@ -51,6 +54,16 @@ const live = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const c of live) c.kill('SIGKILL');
 });
+// A harness stopped by SIGINT re-raises the signal once its clusters are down, which ends the process without an
+// 'exit' event: without this, a manager (with a 12 GiB heap limit at scale) would outlive it.
+let signalHookInstalled = false;
+function killOnSignal(): void {
+  if (signalHookInstalled) return;
+  signalHookInstalled = true;
+  onSignalCleanup(async () => {
+    for (const c of live) c.kill('SIGKILL');
+  });
+}
 
 /**
  * Starts the manager and returns once its servers listen (or it exited). Ports are picked free and then handed
@@ -92,6 +105,7 @@ async function spawnManager(options: ManagerProcessOptions): Promise<ManagerProc
     ...(options.args ?? []),
   ];
   const startedAt = Date.now();
+  killOnSignal();
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   live.add(child);
   const lines: string[] = [];
@@ -116,6 +130,7 @@ async function spawnManager(options: ManagerProcessOptions): Promise<ManagerProc
   let livez: Promise<number> | undefined;
   const proc: ManagerProcess = {
     pid: child.pid!,
+    identity: options.identity,
     probesUrl,
     metricsUrl,
     startedAt,

@@ -14,8 +14,15 @@ import { createPolicies } from './policies.js';
 
 export type Strategy = 'block-reads' | 'gate-start' | 'fallback';
 
+/**
+ * How the new leader comes to be: the leader SIGKILLed and started again (a crash), SIGTERMed and started again
+ * (a rolling update: it releases its Lease), or SIGKILLed while a standby with synced caches runs (fail-over).
+ */
+export type RestartKind = 'SIGKILL' | 'SIGTERM' | 'failover';
+
 export interface RestartRow {
   readonly strategy: Strategy;
+  readonly restart: RestartKind;
   readonly workloads: number;
   readonly directReads: number;
   readonly writesAfterRestart: number;
@@ -36,6 +43,7 @@ export interface LoadedSet {
 }
 
 const IDENTITY = 'warmstart-manager-0';
+const STANDBY_IDENTITY = 'warmstart-manager-1';
 /** Large installs raise Karmada's default 40 qps: a first propagation costs about ten writes per workload. */
 const QPS_FLAGS = [
   '--kube-api-qps=1000',
@@ -181,28 +189,48 @@ export async function startSteadyManager(
 }
 
 /**
- * SIGKILLs `previous`, starts a new manager with `strategy`, and measures the restart. Returns the new process
- * too, still running, so the next strategy can restart from it.
+ * Replaces `previous` by a new leader running `strategy` (see RestartKind) and measures it. Returns the new
+ * process too, still running, so the next measurement can start from it. For a fail-over, /livez and /readyz are
+ * the standby's own (it started before the leader died) and the first reconcile is counted from the kill.
  */
 export async function measureRestart(
   set: LoadedSet,
   previous: ManagerProcess,
   strategy: Strategy,
+  kind: RestartKind = 'SIGKILL',
 ): Promise<{ row: RestartRow; manager: ManagerProcess }> {
-  await previous.stop('SIGKILL');
-  const since = Date.now();
-  const manager = await startManager({
-    kubeconfig: set.host.managerKubeconfig,
-    identity: IDENTITY,
-    args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS],
-    nodeArgs: nodeArgs(set.workloads),
-  });
+  const start = (identity: string) =>
+    startManager({
+      kubeconfig: set.host.managerKubeconfig,
+      identity,
+      args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS],
+      nodeArgs: nodeArgs(set.workloads),
+    });
+  const ready = async (m: ManagerProcess): Promise<number> =>
+    waitFor(
+      'the new manager to be ready',
+      async () => ((await m.readyz()).status === 200 ? Date.now() - m.startedAt : undefined),
+      { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
+    );
+  let manager: ManagerProcess;
+  let since: number;
+  let readyzMs: number;
+  let reconcileFrom: number;
+  if (kind === 'failover') {
+    // Audit from the standby's start: a standby must not read directly or write while it waits, either.
+    since = Date.now();
+    manager = await start(previous.identity === STANDBY_IDENTITY ? IDENTITY : STANDBY_IDENTITY);
+    readyzMs = await ready(manager);
+    reconcileFrom = Date.now();
+    await previous.stop('SIGKILL');
+  } else {
+    await previous.stop(kind);
+    since = Date.now();
+    manager = await start(IDENTITY);
+    readyzMs = await ready(manager);
+    reconcileFrom = manager.startedAt;
+  }
   const livezMs = await manager.livezMs();
-  const readyzMs = await waitFor(
-    'the new manager to be ready',
-    async () => ((await manager.readyz()).status === 200 ? Date.now() - manager.startedAt : undefined),
-    { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
-  );
   // A change made as soon as the caches have synced, when the start-up backlog is largest: it arrives by watch,
   // at normal priority, and must overtake the backlog (a change made before the initial list is part of it).
   // Bump one workload's replicas and time until every member has it.
@@ -224,7 +252,7 @@ export async function measureRestart(
     'the first reconcile',
     async () =>
       metricValue(await manager.metrics(), 'workqueue_work_duration_seconds_count') > 0
-        ? Date.now() - manager.startedAt
+        ? Date.now() - reconcileFrom
         : undefined,
     { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
   );
@@ -255,7 +283,7 @@ export async function measureRestart(
   );
   await auditBarrier(set.host);
   const events = await readAuditLog(set.host.auditLogPath!, { user: set.host.managerUser, since });
-  const row = summarize(strategy, set.workloads, events, changed, {
+  const row = summarize(strategy, kind, set.workloads, events, changed, {
     livezMs,
     readyzMs,
     firstReconcileMs,
@@ -283,10 +311,14 @@ function expectedWrite(e: ClassifiedEvent, changed: string): boolean {
 
 function summarize(
   strategy: Strategy,
+  restart: RestartKind,
   workloads: number,
   events: readonly ClassifiedEvent[],
   changed: string,
-  timing: Omit<RestartRow, 'strategy' | 'workloads' | 'directReads' | 'writesAfterRestart' | 'detail'>,
+  timing: Omit<
+    RestartRow,
+    'strategy' | 'restart' | 'workloads' | 'directReads' | 'writesAfterRestart' | 'detail'
+  >,
 ): RestartRow {
   const detail: Record<string, number> = {};
   let directReads = 0;
@@ -301,7 +333,7 @@ function summarize(
       detail[k] = (detail[k] ?? 0) + 1;
     }
   }
-  return { strategy, workloads, directReads, writesAfterRestart: writes, ...timing, detail };
+  return { strategy, restart, workloads, directReads, writesAfterRestart: writes, ...timing, detail };
 }
 
 /**
