@@ -34,6 +34,7 @@ export interface KubeEvent extends KubeObject {
   readonly type: string;
   readonly reason: string;
   readonly message: string;
+  readonly count?: number;
   readonly involvedObject: { readonly kind?: string; readonly name?: string; readonly namespace?: string };
 }
 

@@ -20,6 +20,7 @@ import {
   type BadInputSet,
   bindings,
   configMaps,
+  type KubeEvent,
   type KubeObject,
   KubeRequestError,
   LivezWatch,
@@ -195,6 +196,23 @@ describe('input at the size and name limits', () => {
     });
     expect(onBinding.type).toBe('Warning');
     expect(onBinding.message).toMatch(/request is too large/);
+    // The binding controller retries with backoff and fails the same way each time: each repeat is counted on
+    // the one Event (count, lastTimestamp), none is written as an Event of its own.
+    const sameFailure = async () =>
+      (await set.host.list<KubeEvent>(`/api/v1/namespaces/${ns}/events`)).filter(
+        (e) =>
+          e.reason === 'SyncWorkFailed' &&
+          e.involvedObject.kind === 'ResourceBinding' &&
+          e.involvedObject.name === 'huge-blob',
+      );
+    await waitFor(
+      'the SyncWorkFailed failure about huge-blob to repeat',
+      async () => (await sameFailure()).reduce((n, e) => n + (e.count ?? 1), 0) >= 2,
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    const repeated = await sameFailure();
+    expect(repeated).toHaveLength(1);
+    expect(repeated[0]!.count).toBeGreaterThanOrEqual(2);
     const onTemplate = await waitForEvent(set.host, ns, {
       kind: 'Blob',
       name: 'huge',
