@@ -4,7 +4,7 @@
 // or written (a name over 253 characters, an object over etcd's request limit) is reported as Karmada does:
 // a Warning Event SyncWorkFailed on the binding and on its template, besides the log line and the retry.
 import { KarmadaResources, type Work } from '@warmstart/api';
-import type { GroupVersionResource, KubeObject, KubeObjectInput } from '@warmstart/informer-cache';
+import type { GroupVersionResource, KubeObject, KubeObjectInput, Reader } from '@warmstart/informer-cache';
 import type { ManagerContext } from '../context.js';
 import { QueueController } from '../controller.js';
 import { type EventSubject, eventSink } from '../events.js';
@@ -19,6 +19,8 @@ import {
 import { desiredWorks, mergeWork, orphanWorks, workNeedsUpdate } from './work-builder.js';
 
 export const BINDING_CONTROLLER = 'binding';
+/** The ClusterResourceBinding half of `binding`: its own queue and workers, as in Karmada. */
+export const CLUSTER_BINDING_CONTROLLER = 'cluster-resource-binding';
 /** Karmada's reason (pkg/events) for a binding whose Works could not be built or written. */
 export const SYNC_WORK_FAILED = 'SyncWorkFailed';
 
@@ -31,51 +33,65 @@ export class TemplateNotCachedError extends Error {
   }
 }
 
-export function bindingController(ctx: ManagerContext): QueueController {
+/**
+ * The `binding` controller as two queues with one reconcile: ResourceBindings with
+ * --concurrent-resourcebinding-syncs workers, ClusterResourceBindings with
+ * --concurrent-clusterresourcebinding-syncs, so a burst of one kind cannot starve the other.
+ */
+export function bindingControllers(ctx: ManagerContext): QueueController[] {
   const writer = ctx.writer(BINDING_CONTROLLER);
   const emit = eventSink(writer, 'binding-controller', ctx.log);
-  const controller: QueueController = new QueueController({
-    name: BINDING_CONTROLLER,
-    concurrency: ctx.options.concurrentResourceBindingSyncs,
-    log: ctx.log,
-    metrics: ctx.metrics,
-    reconcile: async (key, signal) => {
-      const { gvr, namespace, name } = parseBindingKey(key);
-      const binding = await reader.get<AnyBinding>(gvr, { namespace, name }, { signal });
-      const existing = await reader.byIndex<Work & KubeObject>(KarmadaResources.Work, WORKS_BY_BINDING, key, {
-        signal,
-      });
-      if (!binding || binding.metadata.deletionTimestamp) {
-        for (const w of existing) await deleteWork(w, signal);
-        if (binding?.metadata.deletionTimestamp) await removeFinalizer(gvr, binding, signal);
-        return;
+  const build = (name: string, concurrency: number): QueueController => {
+    const controller: QueueController = new QueueController({
+      name,
+      concurrency,
+      log: ctx.log,
+      metrics: ctx.metrics,
+      reconcile: (key, signal) => reconcile(reader, key, signal),
+    });
+    const reader = ctx.reader(controller);
+    return controller;
+  };
+  const namespaced = build(BINDING_CONTROLLER, ctx.options.concurrentResourceBindingSyncs);
+  const clusterScoped = build(CLUSTER_BINDING_CONTROLLER, ctx.options.concurrentClusterResourceBindingSyncs);
+  const enqueue = (key: string, initial?: boolean): void =>
+    (key.startsWith('crb:') ? clusterScoped : namespaced).enqueue(key, initial);
+
+  async function reconcile(reader: Reader, key: string, signal: AbortSignal): Promise<void> {
+    const { gvr, namespace, name } = parseBindingKey(key);
+    const binding = await reader.get<AnyBinding>(gvr, { namespace, name }, { signal });
+    const existing = await reader.byIndex<Work & KubeObject>(KarmadaResources.Work, WORKS_BY_BINDING, key, {
+      signal,
+    });
+    if (!binding || binding.metadata.deletionTimestamp) {
+      for (const w of existing) await deleteWork(w, signal);
+      if (binding?.metadata.deletionTimestamp) await removeFinalizer(gvr, binding, signal);
+      return;
+    }
+    const templateGvr = templateResource(binding.spec.resource.apiVersion, binding.spec.resource.kind);
+    const template = await reader.get(
+      templateGvr,
+      { namespace: binding.spec.resource.namespace, name: binding.spec.resource.name },
+      { signal },
+    );
+    if (!template) return; // the template is gone; the garbage collector removes the binding
+    try {
+      await syncWorks(key, binding, template, existing, signal);
+    } catch (error) {
+      // A conflict is retried at once and says nothing about the binding: only real failures are reported.
+      if (!signal.aborted && (error as { code?: number }).code !== 409) {
+        const message = error instanceof Error ? error.message : String(error);
+        const subject: EventSubject = {
+          ...binding,
+          apiVersion: 'work.karmada.io/v1alpha2',
+          kind: gvr.kind,
+        };
+        emit(subject, 'Warning', SYNC_WORK_FAILED, message);
+        emit(template, 'Warning', SYNC_WORK_FAILED, message);
       }
-      const templateGvr = templateResource(binding.spec.resource.apiVersion, binding.spec.resource.kind);
-      const template = await reader.get(
-        templateGvr,
-        { namespace: binding.spec.resource.namespace, name: binding.spec.resource.name },
-        { signal },
-      );
-      if (!template) return; // the template is gone; the garbage collector removes the binding
-      try {
-        await syncWorks(key, binding, template, existing, signal);
-      } catch (error) {
-        // A conflict is retried at once and says nothing about the binding: only real failures are reported.
-        if (!signal.aborted && (error as { code?: number }).code !== 409) {
-          const message = error instanceof Error ? error.message : String(error);
-          const subject: EventSubject = {
-            ...binding,
-            apiVersion: 'work.karmada.io/v1alpha2',
-            kind: gvr.kind,
-          };
-          emit(subject, 'Warning', SYNC_WORK_FAILED, message);
-          emit(template, 'Warning', SYNC_WORK_FAILED, message);
-        }
-        throw error;
-      }
-    },
-  });
-  const reader = ctx.reader(controller);
+      throw error;
+    }
+  }
 
   async function syncWorks(
     key: string,
@@ -150,12 +166,12 @@ export function bindingController(ctx: ManagerContext): QueueController {
     return informer.gvr;
   }
 
-  const handler = { name: BINDING_CONTROLLER, ...enqueueBindings((k, i) => controller.enqueue(k, i)) };
+  const handler = { name: BINDING_CONTROLLER, ...enqueueBindings(enqueue) };
   ctx.host.forResource(KarmadaResources.ResourceBinding, handler);
   ctx.host.forResource(KarmadaResources.ClusterResourceBinding, handler);
   // A Work changed or deleted behind our back is put right by reconciling its binding.
   const enqueueOwner = (w: KubeObject, initial = false): void => {
-    for (const k of worksByBinding(w)) controller.enqueue(k, initial);
+    for (const k of worksByBinding(w)) enqueue(k, initial);
   };
   ctx.host.forResource(
     KarmadaResources.Work,
@@ -167,5 +183,5 @@ export function bindingController(ctx: ManagerContext): QueueController {
     },
     { indexers: { [WORKS_BY_BINDING]: worksByBinding } },
   );
-  return controller;
+  return [namespaced, clusterScoped];
 }

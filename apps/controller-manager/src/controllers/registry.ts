@@ -3,7 +3,7 @@
 import type { ManagerContext } from '../context.js';
 import type { ManagedController } from '../controller.js';
 import { MemberRegistry } from '../members.js';
-import { bindingController } from './binding-controller.js';
+import { bindingControllers } from './binding-controller.js';
 import { clusterController } from './cluster-controller.js';
 import { detectorController } from './detector-controller.js';
 import { executionController } from './execution-controller.js';
@@ -27,7 +27,7 @@ export async function buildControllers(ctx: ManagerContext, signal: AbortSignal)
   const on = options.enabledControllers;
   if (on.has('detector')) controllers.push(await detectorController(ctx, signal));
   if (on.has('scheduler')) controllers.push(schedulerController(ctx));
-  if (on.has('binding')) controllers.push(bindingController(ctx));
+  if (on.has('binding')) controllers.push(...bindingControllers(ctx));
   if (on.has('execution')) controllers.push(executionController(ctx, members));
   if (on.has('cluster')) controllers.push(clusterController(ctx, members));
   return { controllers, members };
