@@ -59,5 +59,8 @@ try {
 } catch (error) {
   log.fatal({ err: error }, 'manager failed');
   log.flush();
-  process.exitCode = 1;
+  // Exit rather than let the early probe server keep the process alive: a manager that cannot start (a bad
+  // kubeconfig, a certificate that does not load) must not look live to the kubelet.
+  await probes?.close().catch(() => undefined);
+  process.exit(1);
 }

@@ -2,7 +2,7 @@
 // informer the enabled controllers need is registered up front and started, on standby replicas too; leader
 // election runs; the controllers start when leadership opens, and under gate-start also after every cache
 // has synced. SIGTERM stops the groups in reverse order within --graceful-shutdown-timeout.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
   ApiTransport,
@@ -41,6 +41,7 @@ import { cacheLogger, type Logger } from './logger.js';
 import { ManagerMetrics } from './metrics.js';
 import { listenMetrics } from './metrics-server.js';
 import { type ManagerOptions, parseBindAddress } from './options.js';
+import { ServingCertificate } from './serving-certificate.js';
 import { ManagerStatus } from './status-source.js';
 
 /** Token and access reviews: two per token per minute at most; a burst covers a scraper fleet's first round. */
@@ -116,6 +117,16 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
     metrics,
   });
   const tokenCheck = endpointAuth(options, endpoint, metrics, log);
+  // Loaded before anything listens: a certificate that does not load fails the start, with both flags named.
+  const certificate =
+    options.tlsCertFile === ''
+      ? undefined
+      : await ServingCertificate.load({
+          certFile: options.tlsCertFile,
+          keyFile: options.tlsPrivateKeyFile,
+          log,
+        });
+  const serverFactory = certificate ? (l: RequestListener) => certificate.createServer(l) : undefined;
   // 1. Servers. They are the first group, and /livez never depends on anything below.
   const servers: (Runnable & { ready: Promise<void> })[] = [];
   if (run.probes) {
@@ -137,6 +148,7 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
     servers.push(
       serverRunnable('metrics', async () => {
         const s = await listenMetrics({
+          serverFactory,
           metrics,
           host,
           port,
@@ -152,6 +164,7 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
     servers.push(
       serverRunnable('dashboard', async () => {
         const s = await listenDashboard({
+          serverFactory,
           host,
           port,
           source: status,
@@ -301,6 +314,7 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
   const report: LifecycleReport = await lifecycle.done;
   transport.close();
   tokenCheck.close();
+  certificate?.close();
   if (report.outcome === 'failed') {
     log.error({ err: report.cause, stopOrder: report.stopOrder }, 'manager failed');
     return lost ? 'lost-leadership' : 'failed';

@@ -1,6 +1,13 @@
 // The /metrics endpoint (--metrics-bind-address) on a server of its own, optionally behind a bearer-token
 // check (--metrics-auth=token), so exposing it to a scraper never exposes the probes or the dashboard.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { Server as HttpsServer } from 'node:https';
 import { type AuthDecision, refusalStatus } from './endpoint-auth/decision.js';
 import type { ManagerMetrics } from './metrics.js';
 
@@ -10,6 +17,8 @@ export interface MetricsServerOptions {
   readonly port: number;
   /** When set, every request must be allowed by it first (401/403/503 otherwise). */
   readonly authorize?: ((req: IncomingMessage) => Promise<AuthDecision>) | undefined;
+  /** Makes the server (HTTPS: ServingCertificate.createServer); default plain HTTP. */
+  readonly serverFactory?: ((listener: RequestListener) => Server) | undefined;
 }
 
 export interface MetricsServer {
@@ -54,7 +63,7 @@ async function authorizeThenServe(
 
 export function listenMetrics(options: MetricsServerOptions): Promise<MetricsServer> {
   const { authorize } = options;
-  const server: Server = createServer((req, res) => {
+  const server: Server = (options.serverFactory ?? createServer)((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404).end();
       return;
@@ -68,7 +77,7 @@ export function listenMetrics(options: MetricsServerOptions): Promise<MetricsSer
       const a = server.address();
       const url =
         typeof a === 'object' && a
-          ? `http://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`
+          ? `${server instanceof HttpsServer ? 'https' : 'http'}://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`
           : '';
       resolve({
         url,

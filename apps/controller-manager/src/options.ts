@@ -33,6 +33,8 @@ export interface ManagerOptions {
   readonly metricsBindAddress: string;
   readonly dashboardBindAddress: string;
   readonly metricsAuth: EndpointAuthMode;
+  readonly tlsCertFile: string;
+  readonly tlsPrivateKeyFile: string;
   readonly dashboardAuth: EndpointAuthMode;
   readonly cacheSyncStrategy: CacheSyncStrategyName;
   readonly cacheSyncTimeoutMs: number;
@@ -198,6 +200,20 @@ export const FLAGS: readonly FlagSpec[] = [
     default: 'none',
     choices: ENDPOINT_AUTH_MODES,
     help: 'token: the dashboard answers only a bearer token whose user may get the path asked for (/, /status.json, /events), checked as for --metrics-auth.',
+  },
+  {
+    name: 'tls-cert-file',
+    key: 'tlsCertFile',
+    kind: 'string',
+    default: '',
+    help: 'PEM certificate (chain) to serve /metrics and the dashboard over HTTPS; renewals on disk are picked up without a restart. With --tls-private-key-file. Probes stay plain HTTP.',
+  },
+  {
+    name: 'tls-private-key-file',
+    key: 'tlsPrivateKeyFile',
+    kind: 'string',
+    default: '',
+    help: 'PEM private key of --tls-cert-file.',
   },
   {
     name: 'cache-sync-strategy',
@@ -422,6 +438,9 @@ export function parseOptions(argv: readonly string[]): ManagerOptions | 'help' {
     } catch {
       throw new FlagError(`--skipped-propagating-namespaces: "${pattern}" is not a valid regular expression`);
     }
+  }
+  if ((o.tlsCertFile === '') !== (o.tlsPrivateKeyFile === '')) {
+    throw new FlagError('--tls-cert-file and --tls-private-key-file go together: give both or neither');
   }
   for (const key of ['healthProbeBindAddress', 'metricsBindAddress', 'dashboardBindAddress'] as const) {
     if (o[key] !== '0') parseBindAddress(o[key]);

@@ -1,10 +1,15 @@
 // Issue 9, bearer tokens on /metrics and the dashboard: the manager runs with --metrics-auth=token and
-// --dashboard-auth=token under exactly deploy/20-rbac.yaml plus deploy/optional/endpoint-auth.yaml, and real
-// ServiceAccount tokens are shown to it. The API server decides (TokenReview, SubjectAccessReview); the audit log
+// --dashboard-auth=token, serving both over HTTPS (--tls-cert-file), under exactly deploy/20-rbac.yaml plus
+// deploy/optional/endpoint-auth.yaml, and real ServiceAccount tokens are shown to it. The API server decides (TokenReview, SubjectAccessReview); the audit log
 // shows how often it was asked, and the manager's log must not hold any token it saw.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAuditLog } from '../audit/audit-log.js';
 import { freePort, type LocalClusterSet, LocalProvider } from '../cluster/local-provider.js';
+import { createCa, createServingCert } from '../cluster/pki.js';
 import type { ClusterInfo } from '../cluster/provider.js';
 import { adminCall, ensureNamespace, prepareHost } from '../ha/workload.js';
 import { type ManagerProcess, startManager } from '../manager/manager-process.js';
@@ -48,12 +53,37 @@ interface Answer {
   readonly wwwAuthenticate: string | null;
 }
 
-async function get(url: string, token?: string): Promise<Answer> {
-  const res = await fetch(url, {
-    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
-    signal: AbortSignal.timeout(15_000),
+/** The CA the manager's serving certificate is checked against (set in beforeAll). */
+let servingCa: Buffer;
+
+function get(url: string, token?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        ca: servingCa,
+        headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+        timeout: 15_000,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          body += c;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body,
+            wwwAuthenticate: (res.headers['www-authenticate'] as string | undefined) ?? null,
+          }),
+        );
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`GET ${url} timed out`)));
+    req.on('error', reject);
+    req.end();
   });
-  return { status: res.status, body: await res.text(), wwwAuthenticate: res.headers.get('www-authenticate') };
 }
 
 describe('bearer-token protection of /metrics and the dashboard (TokenReview + SubjectAccessReview)', () => {
@@ -61,6 +91,8 @@ describe('bearer-token protection of /metrics and the dashboard (TokenReview + S
   let host: ClusterInfo;
   let manager: ManagerProcess | undefined;
   let dashboardUrl: string;
+  let metricsUrl: string;
+  let pki: string;
   const tokens: Record<'prometheus' | 'viewer' | 'nobody', string> = {
     prometheus: '',
     viewer: '',
@@ -85,23 +117,48 @@ describe('bearer-token protection of /metrics and the dashboard (TokenReview + S
       bindServiceAccount('warmstart-metrics-reader', 'prometheus'),
       bindServiceAccount('warmstart-dashboard-viewer', 'viewer'),
     ]);
+    pki = await mkdtemp(join(tmpdir(), 'warmstart-endpoint-tls-'));
+    const ca = await createCa(pki);
+    const serving = await createServingCert(pki, ca, 'manager-serving');
+    servingCa = await readFile(ca.cert);
     since = Date.now();
-    dashboardUrl = `http://127.0.0.1:${await freePort()}`;
+    const dashboardPort = await freePort();
+    dashboardUrl = `https://127.0.0.1:${dashboardPort}`;
     manager = await startManager({
       kubeconfig: host.managerKubeconfig,
       identity: 'endpoint-auth',
-      dashboardBindAddress: dashboardUrl.slice('http://'.length),
-      args: ['--metrics-auth=token', '--dashboard-auth=token'],
+      dashboardBindAddress: `127.0.0.1:${dashboardPort}`,
+      args: [
+        '--metrics-auth=token',
+        '--dashboard-auth=token',
+        `--tls-cert-file=${serving.cert}`,
+        `--tls-private-key-file=${serving.key}`,
+      ],
     });
+    metricsUrl = manager.metricsUrl.replace(/^http:/, 'https:');
   }, 120_000);
 
   afterAll(async () => {
     await manager?.stop('SIGKILL');
     await set?.down();
+    if (pki) await rm(pki, { recursive: true, force: true });
+  });
+
+  it('serves both over HTTPS with the given certificate, and not over plain HTTP', async () => {
+    // The CA check in get() is the proof of the certificate; plain HTTP to the same port gets no answer.
+    expect((await get(`${metricsUrl}/metrics`)).status).toBe(401);
+    expect((await get(`${dashboardUrl}/status.json`)).status).toBe(401);
+    const plain = await fetch(`${manager!.metricsUrl.replace(/^https:/, 'http:')}/metrics`, {
+      signal: AbortSignal.timeout(5_000),
+    }).then(
+      (r) => r.status,
+      () => 'refused',
+    );
+    expect(plain).not.toBe(200);
   });
 
   it('serves /metrics only to a token whose user RBAC lets get /metrics', async () => {
-    const url = `${manager!.metricsUrl}/metrics`;
+    const url = `${metricsUrl}/metrics`;
     const anonymous = await get(url);
     expect([anonymous.status, anonymous.wwwAuthenticate]).toEqual([401, 'Bearer realm="warmstart-metrics"']);
     expect(anonymous.body).not.toContain('warmstart_');
@@ -137,7 +194,7 @@ describe('bearer-token protection of /metrics and the dashboard (TokenReview + S
   });
 
   it('asks the API server once per token while its answer is remembered, and reads nothing directly', async () => {
-    const url = `${manager!.metricsUrl}/metrics`;
+    const url = `${metricsUrl}/metrics`;
     for (let i = 0; i < 20; i++) expect((await get(url, tokens.prometheus)).status).toBe(200);
     await auditBarrier(host);
     const events = await readAuditLog(host.auditLogPath!, { user: host.managerUser, since });

@@ -1,6 +1,7 @@
 // A node:http server of its own for the dashboard (--dashboard-bind-address), so the status page never
 // shares a port, or an exposure decision, with /metrics or the probes.
-import { createServer } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DashboardListenError } from './errors.js';
 import { createDashboardHandler, type DashboardHandlerOptions } from './handler.js';
@@ -12,6 +13,8 @@ export interface DashboardServerOptions extends DashboardHandlerOptions {
   readonly host?: string | undefined;
   /** Port to bind (8090 in the manager); 0 picks a free one (see `url`). */
   readonly port: number;
+  /** Makes the server (e.g. an HTTPS one); default plain HTTP. */
+  readonly serverFactory?: ((listener: RequestListener) => Server) | undefined;
   /** Aborting it closes the server; before listening completes, the call rejects. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -20,7 +23,7 @@ export interface DashboardServerOptions extends DashboardHandlerOptions {
 export interface DashboardServer {
   /** The bound address; `address.port` is the real port when 0 was asked for. */
   readonly address: AddressInfo;
-  /** "http://host:port/" of the page. */
+  /** "http://host:port/" (or https) of the page. */
   readonly url: string;
   /** Ends open event streams, stops listening and drops connections. Safe to call twice. */
   close(): Promise<void>;
@@ -36,7 +39,7 @@ export async function listenDashboard(options: DashboardServerOptions): Promise<
   const allowedHosts =
     options.allowedHosts ?? (isLoopback(host) ? [...LOOPBACK_HOSTS, host.toLowerCase()] : undefined);
   const handler = createDashboardHandler({ ...options, allowedHosts });
-  const server = createServer((req, res) => {
+  const server = (options.serverFactory ?? createServer)((req, res) => {
     if (handler(req, res)) return;
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
     res.end('not found; the dashboard serves /, /status.json and /events\n');
@@ -78,5 +81,6 @@ export async function listenDashboard(options: DashboardServerOptions): Promise<
   };
   const onAbort = (): void => void close();
   signal?.addEventListener('abort', onAbort, { once: true });
-  return { address, url: `http://${shown}:${address.port}/`, close };
+  const scheme = server instanceof HttpsServer ? 'https' : 'http';
+  return { address, url: `${scheme}://${shown}:${address.port}/`, close };
 }
