@@ -9,6 +9,11 @@ describe('parseSoakOptions', () => {
     const o = parseSoakOptions(['--minutes', '5', '--restart-every', '1', '--rate', '2.5', '--seed', '9']);
     expect(o).toMatchObject({ minutes: 5, restartEveryMinutes: 1, rate: 2.5, seed: 9 });
     expect(parseSoakOptions(['--restart-every', '0']).restartEveryMinutes).toBe(0);
+    // Relative to where the command was typed (pnpm runs the script in e2e/), absolute as given.
+    expect(parseSoakOptions(['--json', 'e2e/results/soak.json'], '/repo').json).toBe(
+      '/repo/e2e/results/soak.json',
+    );
+    expect(parseSoakOptions(['--json', '/tmp/s.json'], '/repo').json).toBe('/tmp/s.json');
   });
 
   it('refuses what it cannot run, saying how to call it', () => {

@@ -1,4 +1,5 @@
 // The soak run's command line: `pnpm soak [--minutes 30] [--restart-every 5] [--rate 5] ...`.
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export interface SoakOptions {
@@ -38,7 +39,11 @@ function positive(name: string, text: string, allowZero = false): number {
   return n;
 }
 
-export function parseSoakOptions(argv: readonly string[]): SoakOptions {
+/** `cwd`: where a relative --json is resolved; pnpm sets INIT_CWD to where the command was typed. */
+export function parseSoakOptions(
+  argv: readonly string[],
+  cwd = process.env.INIT_CWD ?? process.cwd(),
+): SoakOptions {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -64,6 +69,7 @@ export function parseSoakOptions(argv: readonly string[]): SoakOptions {
     rssBoundBytes: positive('rss-bound-mib', values['rss-bound-mib']) * 2 ** 20,
     convergeTimeoutMs: positive('converge-timeout', values['converge-timeout']) * 1000,
     seed: Math.floor(seed),
-    json: values.json,
+    // pnpm runs the script in e2e/; a relative --json is meant from where the command was typed.
+    json: values.json === undefined ? undefined : resolve(cwd, values.json),
   };
 }
