@@ -3,7 +3,7 @@
 // from request accounting, not counted by hand: any get or list a controller (not an informer) sends is one.
 import type { CacheMetrics, InformerLabels, RequestLabels } from '@warmstart/informer-cache';
 import type { WorkQueueMetricsProvider } from '@warmstart/workqueue';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 const SECONDS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
@@ -150,6 +150,9 @@ export class ManagerMetrics implements CacheMetrics {
 
   constructor(strategy: string) {
     this.#strategy.set({ strategy }, 1);
+    // process_* and nodejs_* (resident memory, heap by space, event-loop lag, GC): what an operator sizes the
+    // Pod by and alerts on, read when scraped.
+    collectDefaultMetrics({ register: this.registry });
   }
 
   listCompleted(l: InformerLabels, method: 'list' | 'watch-list', durationMs: number): void {

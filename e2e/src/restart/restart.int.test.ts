@@ -45,6 +45,9 @@ describe(`restart in front of ${WORKLOADS} workloads`, () => {
         expect(row.writesAfterRestart, JSON.stringify(row.detail)).toBe(0);
       }
       if (strategy === 'block-reads') expect(row.livezMs).toBeLessThan(1000);
+      // Both memory figures were read (RSS from /proc, the heap from the manager's own /metrics).
+      expect(row.peakRssBytes).toBeGreaterThan(row.peakHeapBytes);
+      expect(row.peakHeapBytes).toBeGreaterThan(0);
     });
   }
 

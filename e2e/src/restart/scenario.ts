@@ -31,6 +31,8 @@ export interface RestartRow {
   readonly firstReconcileMs: number;
   readonly changePropagatedMs: number;
   readonly peakRssBytes: number;
+  /** Largest V8 heap in use (nodejs_heap_size_used_bytes) seen on /metrics, sampled every second. */
+  readonly peakHeapBytes: number;
   /** Verb + resource of every direct read and write seen (for the report). */
   readonly detail: Readonly<Record<string, number>>;
 }
@@ -163,6 +165,26 @@ async function countApplied(host: ClusterInfo): Promise<number> {
   return applied;
 }
 
+/** Samples the manager's heap in use from /metrics every second until stopped; returns the largest seen. */
+function heapSampler(m: ManagerProcess): { stop(): number } {
+  let peak = 0;
+  const sample = () =>
+    m.metrics().then(
+      (text) => {
+        peak = Math.max(peak, metricValue(text, 'nodejs_heap_size_used_bytes'));
+      },
+      () => undefined,
+    );
+  void sample();
+  const timer = setInterval(sample, 1_000);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
 function peakRss(pid: number): number {
   try {
     const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
@@ -216,10 +238,12 @@ export async function measureRestart(
   let since: number;
   let readyzMs: number;
   let reconcileFrom: number;
+  let heap: { stop(): number };
   if (kind === 'failover') {
     // Audit from the standby's start: a standby must not read directly or write while it waits, either.
     since = Date.now();
     manager = await start(previous.identity === STANDBY_IDENTITY ? IDENTITY : STANDBY_IDENTITY);
+    heap = heapSampler(manager);
     readyzMs = await ready(manager);
     reconcileFrom = Date.now();
     await previous.stop('SIGKILL');
@@ -227,6 +251,7 @@ export async function measureRestart(
     await previous.stop(kind);
     since = Date.now();
     manager = await start(IDENTITY);
+    heap = heapSampler(manager);
     readyzMs = await ready(manager);
     reconcileFrom = manager.startedAt;
   }
@@ -289,6 +314,7 @@ export async function measureRestart(
     firstReconcileMs,
     changePropagatedMs,
     peakRssBytes: peakRss(manager.pid),
+    peakHeapBytes: heap.stop(),
   });
   return { row, manager };
 }
