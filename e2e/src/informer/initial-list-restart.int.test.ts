@@ -99,15 +99,22 @@ describe('a kube-apiserver restart during the initial list', () => {
       for (const f of flavours) {
         const label = `watchList=${f.watchList}`;
         expect(f.informer.hasSynced, label).toBe(true);
-        // The first list was cut off: the informer relisted because of an error, and the one list that completed
-        // completed after the restart.
+        // The first initial sync was cut off, and the one sync that completed completed after the restart. A broken
+        // LIST is retried after a backoff (a relist for reason 'error'). A broken WatchList either does the same (the
+        // fallback LIST found the server still down) or falls straight back to a paged LIST that the restarted server
+        // serves (client-go's "making progress is better than deadlocking"); which one depends on how long the
+        // proxy took to drain what it had buffered, so both are accepted, and nothing else is.
         const relists = f.metrics.events.values.filter((e) => e.type === 'relisted');
-        expect(
-          relists.map((e) => e.type === 'relisted' && e.reason),
-          label,
-        ).toContain('error');
         const completed = f.metrics.events.values.filter((e) => e.type === 'listCompleted');
         expect(completed, label).toHaveLength(1);
+        const reasons = relists.map((e) => (e.type === 'relisted' ? e.reason : ''));
+        const method = completed[0]!.type === 'listCompleted' ? completed[0]!.method : undefined;
+        const retried = reasons.includes('error');
+        const fellBack = f.watchList === 'auto' && method === 'list';
+        expect(
+          retried || fellBack,
+          `${label}: relisted for ${reasons.join(', ')}; completed by ${method}`,
+        ).toBe(true);
         expect(completed[0]!.at, label).toBeGreaterThan(restarted);
 
         expect(diffState(versionsOf(f.informer.store.list()), server), label).toEqual({
