@@ -12,6 +12,7 @@ import {
   measureRestart,
   prepareLoad,
   type RestartKind,
+  RestartMeasurementError,
   type RestartRow,
   type Strategy,
   startSteadyManager,
@@ -39,8 +40,12 @@ try {
     `[bench] seeded ${workloads} workloads in ${Math.round((Date.now() - t0) / 1000)} s; first propagation...\n`,
   );
   // The first propagation writes about ten objects per workload; allow it 5 workloads/s at worst.
-  let manager = await startSteadyManager(load, 'block-reads', Math.max(3_600_000, workloads * 200));
+  // Each manager's JSON log, for a run that needs explaining (e2e/results/tmp is not committed).
+  const logDir = join(results, 'tmp');
+  await mkdir(logDir, { recursive: true });
+  let manager = await startSteadyManager(load, 'block-reads', Math.max(3_600_000, workloads * 200), logDir);
   const rows: RestartRow[] = [];
+  const failures: string[] = [];
   const runs: readonly (readonly [Strategy, RestartKind])[] = [
     ['block-reads', 'SIGKILL'],
     ['gate-start', 'SIGKILL'],
@@ -50,10 +55,18 @@ try {
   ];
   for (const [strategy, kind] of runs) {
     process.stderr.write(`[bench] ${kind === 'failover' ? 'fail-over' : kind} restart with ${strategy}\n`);
-    const r = await measureRestart(load, manager, strategy, kind);
-    manager = r.manager;
-    rows.push(r.row);
-    process.stderr.write(`[bench] ${JSON.stringify(r.row)}\n`);
+    try {
+      const r = await measureRestart(load, manager, strategy, kind, logDir);
+      manager = r.manager;
+      rows.push(r.row);
+      process.stderr.write(`[bench] ${JSON.stringify(r.row)}\n`);
+    } catch (error) {
+      // One strategy missing a deadline is a result too: report it and measure the others from its manager.
+      if (!(error instanceof RestartMeasurementError)) throw error;
+      manager = error.manager;
+      failures.push(`${strategy} (${kind}): ${error.message}`);
+      process.stderr.write(`[bench] FAILED ${error.message}\n`);
+    }
   }
   await manager.stop('SIGTERM');
   const plain = rows.map(({ detail: _d, ...row }) => row);
@@ -63,10 +76,15 @@ try {
   const table = markdownTable(plain);
   await writeFile(
     `${base}.md`,
-    `${table}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).\n`,
+    `${table}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
   );
+  if (failures.length > 0) await writeFile(`${base}.failures.txt`, `${failures.join('\n\n')}\n`);
   await writeFile(`${base}.svg`, svgChart(plain, workloads));
   process.stdout.write(`${table}\n`);
+  if (failures.length > 0) {
+    process.stderr.write(`[bench] ${failures.length} restart(s) not measured; see ${base}.failures.txt\n`);
+    process.exitCode = 1;
+  }
 } finally {
   await set.down();
 }

@@ -2,6 +2,7 @@
 // has its binding and Works, kill it, start it again and read the API server's audit log and the new
 // process's endpoints. One run per strategy on the same load gives the side-by-side comparison.
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { type ClassifiedEvent, readAuditLog } from '../audit/audit-log.js';
 import { adminRequest } from '../cluster/admin-client.js';
 import type { ClusterInfo } from '../cluster/provider.js';
@@ -199,12 +200,14 @@ export async function startSteadyManager(
   set: LoadedSet,
   strategy: Strategy,
   timeoutMs: number,
+  logDir?: string,
 ): Promise<ManagerProcess> {
   const m = await startManager({
     kubeconfig: set.host.managerKubeconfig,
     identity: IDENTITY,
     args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS],
     nodeArgs: nodeArgs(set.workloads),
+    logPath: logDir && join(logDir, `restart-${set.workloads}-first-propagation.log`),
   });
   await waitPropagated(set, timeoutMs);
   return m;
@@ -220,6 +223,7 @@ export async function measureRestart(
   previous: ManagerProcess,
   strategy: Strategy,
   kind: RestartKind = 'SIGKILL',
+  logDir?: string,
 ): Promise<{ row: RestartRow; manager: ManagerProcess }> {
   const start = (identity: string) =>
     startManager({
@@ -227,6 +231,7 @@ export async function measureRestart(
       identity,
       args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS],
       nodeArgs: nodeArgs(set.workloads),
+      logPath: logDir && join(logDir, `restart-${set.workloads}-${strategy}-${kind}.log`),
     });
   const ready = async (m: ManagerProcess): Promise<number> =>
     waitFor(
@@ -255,57 +260,66 @@ export async function measureRestart(
     readyzMs = await ready(manager);
     reconcileFrom = manager.startedAt;
   }
-  const livezMs = await manager.livezMs();
-  // A change made as soon as the caches have synced, when the start-up backlog is largest: it arrives by watch,
-  // at normal priority, and must overtake the backlog (a change made before the initial list is part of it).
-  // Bump one workload's replicas and time until every member has it.
-  const changed = workloadName(set.workloads - 1);
-  const ns = namespaceOf(set.workloads - 1, set);
-  const replicas = 7 + (Date.now() % 10);
-  const changeAt = Date.now();
-  const patch = await adminRequest(
-    adminIdentity(set.host),
-    'PATCH',
-    `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
-    { spec: { replicas } },
-    undefined,
-    'application/merge-patch+json',
-  );
-  if (patch.status !== 200)
-    throw new Error(`patching ${ns}/${changed}: ${patch.status} ${patch.body.slice(0, 200)}`);
-  const firstReconcileMs = await waitFor(
-    'the first reconcile',
-    async () =>
-      metricValue(await manager.metrics(), 'workqueue_work_duration_seconds_count') > 0
-        ? Date.now() - reconcileFrom
-        : undefined,
-    { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
-  );
-  const changePropagatedMs = await waitFor(
-    `${ns}/${changed} with ${replicas} replicas in every member`,
-    async () => {
-      for (const m of set.members) {
-        const res = await adminRequest(
-          adminIdentity(m),
-          'GET',
-          `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
-        );
-        if (
-          res.status !== 200 ||
-          (JSON.parse(res.body) as { spec: { replicas: number } }).spec.replicas !== replicas
-        )
-          return undefined;
-      }
-      return Date.now() - changeAt;
-    },
-    { timeoutMs: scaled(set.workloads, 600_000, 10), intervalMs: 100 },
-  );
-  // Let the start-up backlog drain: every queue empty for a moment.
-  await waitFor(
-    'the work queues to drain',
-    async () => metricValue(await manager.metrics(), 'workqueue_depth') === 0,
-    { timeoutMs: scaled(set.workloads, 600_000, 20), intervalMs: 200 },
-  );
+  let livezMs: number;
+  let firstReconcileMs: number;
+  let changePropagatedMs: number;
+  let changed: string;
+  try {
+    livezMs = await manager.livezMs();
+    // A change made as soon as the caches have synced, when the start-up backlog is largest: it arrives by watch,
+    // at normal priority, and must overtake the backlog (a change made before the initial list is part of it).
+    // Bump one workload's replicas and time until every member has it.
+    changed = workloadName(set.workloads - 1);
+    const ns = namespaceOf(set.workloads - 1, set);
+    const replicas = 7 + (Date.now() % 10);
+    const changeAt = Date.now();
+    const patch = await adminRequest(
+      adminIdentity(set.host),
+      'PATCH',
+      `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
+      { spec: { replicas } },
+      undefined,
+      'application/merge-patch+json',
+    );
+    if (patch.status !== 200)
+      throw new Error(`patching ${ns}/${changed}: ${patch.status} ${patch.body.slice(0, 200)}`);
+    firstReconcileMs = await waitFor(
+      'the first reconcile',
+      async () =>
+        metricValue(await manager.metrics(), 'workqueue_work_duration_seconds_count') > 0
+          ? Date.now() - reconcileFrom
+          : undefined,
+      { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
+    );
+    changePropagatedMs = await waitFor(
+      `${ns}/${changed} with ${replicas} replicas in every member`,
+      async () => {
+        for (const m of set.members) {
+          const res = await adminRequest(
+            adminIdentity(m),
+            'GET',
+            `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
+          );
+          if (
+            res.status !== 200 ||
+            (JSON.parse(res.body) as { spec: { replicas: number } }).spec.replicas !== replicas
+          )
+            return undefined;
+        }
+        return Date.now() - changeAt;
+      },
+      { timeoutMs: scaled(set.workloads, 600_000, 10), intervalMs: 100 },
+    );
+    // Let the start-up backlog drain: every queue empty for a moment.
+    await waitFor(
+      'the work queues to drain',
+      async () => metricValue(await manager.metrics(), 'workqueue_depth') === 0,
+      { timeoutMs: scaled(set.workloads, 600_000, 20), intervalMs: 200 },
+    );
+  } catch (error) {
+    heap.stop();
+    throw new RestartMeasurementError(strategy, kind, manager, error, await diagnostics(manager));
+  }
   await auditBarrier(set.host);
   const events = await readAuditLog(set.host.auditLogPath!, { user: set.host.managerUser, since });
   const row = summarize(strategy, kind, set.workloads, events, changed, {
@@ -395,4 +409,42 @@ export async function auditBarrier(host: ClusterInfo): Promise<void> {
       intervalMs: 20,
     },
   );
+}
+
+/**
+ * A restart whose measurement did not finish (a deadline passed). It carries the new manager, still running, so
+ * a benchmark can record the failure and go on from it, and what the manager said about itself at that moment.
+ */
+export class RestartMeasurementError extends Error {
+  constructor(
+    readonly strategy: Strategy,
+    readonly kind: RestartKind,
+    readonly manager: ManagerProcess,
+    cause: unknown,
+    readonly diagnostics: string,
+  ) {
+    super(
+      `${strategy} (${kind}) restart: ${cause instanceof Error ? cause.message : String(cause)}; the manager's /readyz?verbose and work queues at that moment:\n${diagnostics}`,
+      { cause },
+    );
+    this.name = 'RestartMeasurementError';
+  }
+}
+
+/** /readyz?verbose and the work-queue and informer lines of /metrics, for a measurement that timed out. */
+async function diagnostics(manager: ManagerProcess): Promise<string> {
+  const parts: string[] = [];
+  try {
+    parts.push((await manager.readyz(true)).body.trim());
+  } catch (error) {
+    parts.push(`/readyz?verbose: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    const wanted =
+      /^(workqueue_depth|workqueue_retries_total|workqueue_longest_running|warmstart_informer_(synced|objects|relists|watch_restarts)|warmstart_reader_waits_total)/;
+    parts.push(...(await manager.metrics()).split('\n').filter((l) => wanted.test(l)));
+  } catch (error) {
+    parts.push(`/metrics: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return parts.join('\n');
 }
