@@ -40,9 +40,13 @@ export class QueueController implements ManagedController {
     });
   }
 
-  /** Enqueues a key; items of an informer's initial list go in at low priority. */
-  enqueue(key: string, initial = false): void {
-    this.queue.add(key, initial ? { priority: LOW_PRIORITY } : undefined);
+  /**
+   * Enqueues a key. `low`: items of an informer's initial list and bulk requeues (every Work of a member that
+   * reconnected, every binding after a Cluster change) go in at low priority, so a change made meanwhile
+   * overtakes them instead of waiting behind tens of thousands of keys.
+   */
+  enqueue(key: string, low = false): void {
+    this.queue.add(key, low ? { priority: LOW_PRIORITY } : undefined);
   }
 
   /** Counts a read that had to wait for its cache (see countingReader). */

@@ -297,7 +297,6 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
         name: 'controllers',
         runnables: controllers,
         waitFor: [elector ? elector.leading : leading!],
-        waitTimeoutMs: strategy.name === 'gate-start' ? undefined : undefined,
       },
     ],
   });

@@ -194,11 +194,13 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
         controller.enqueue(key(n));
     },
   });
-  // A member that (re)connects or turns Ready: retry its Works.
+  // A member that (re)connects or turns Ready: retry its Works, at low priority. Right after a restart under
+  // gate-start this is every Work at once; at default priority it held a change made meanwhile behind 50,000
+  // keys for more than ten minutes.
   const retryCluster = (c: KubeObject): void => {
     const ns = `karmada-es-${c.metadata.name}`;
     for (const w of ctx.host.informer(KarmadaResources.Work)?.lister.list({ namespace: ns }) ?? [])
-      controller.enqueue(key(w));
+      controller.enqueue(key(w), true);
   };
   ctx.host.forResource(KarmadaResources.Cluster, {
     name: EXECUTION_CONTROLLER,

@@ -58,10 +58,11 @@ export function schedulerController(ctx: ManagerContext): QueueController {
   const handler = { name: SCHEDULER, ...enqueueBindings((k, i) => controller.enqueue(k, i)) };
   ctx.host.forResource(KarmadaResources.ResourceBinding, handler);
   ctx.host.forResource(KarmadaResources.ClusterResourceBinding, handler);
-  // A Cluster that joins, leaves or changes readiness can change every placement.
+  // A Cluster that joins, leaves or changes readiness can change every placement. Every binding is requeued at low
+  // priority, so a binding changed meanwhile is not held behind all the others.
   const reschedule = (): void => {
     for (const gvr of [KarmadaResources.ResourceBinding, KarmadaResources.ClusterResourceBinding]) {
-      for (const b of ctx.host.informer(gvr)?.lister.list() ?? []) controller.enqueue(bindingKey(b));
+      for (const b of ctx.host.informer(gvr)?.lister.list() ?? []) controller.enqueue(bindingKey(b), true);
     }
   };
   ctx.host.forResource(KarmadaResources.Cluster, {
