@@ -1,5 +1,6 @@
 // A pool of workers over a WorkQueue, with controller-runtime's reconcile-result handling: an error retries the
 // key rate-limited, requeueAfter schedules it again, success forgets its failure history.
+import { yieldIfBusy } from './event-loop-turn.js';
 import type { WorkQueue } from './queue.js';
 
 /** What a reconcile asks of the queue after it succeeded. */
@@ -54,6 +55,7 @@ async function work(options: RunWorkersOptions): Promise<void> {
     }
     if (key === undefined) return;
     await processOne(options, key);
+    await yieldIfBusy();
   }
 }
 
