@@ -434,6 +434,10 @@ export class RestartMeasurementError extends Error {
 /** /readyz?verbose and the work-queue and informer lines of /metrics, for a measurement that timed out. */
 async function diagnostics(manager: ManagerProcess): Promise<string> {
   const parts: string[] = [];
+  if (manager.hasExited()) {
+    // Nothing to ask: its last words say why it stopped.
+    return ['the manager had exited; its last log lines:', ...manager.logs().slice(-5)].join('\n');
+  }
   try {
     parts.push((await manager.readyz(true)).body.trim());
   } catch (error) {
