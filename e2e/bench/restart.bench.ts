@@ -64,7 +64,7 @@ try {
       // One strategy missing a deadline is a result too: report it and measure the others from its manager.
       if (!(error instanceof RestartMeasurementError)) throw error;
       manager = error.manager;
-      failures.push(`${strategy} (${kind}): ${error.message}`);
+      failures.push(error.message);
       process.stderr.write(`[bench] FAILED ${error.message}\n`);
     }
   }
