@@ -1,7 +1,8 @@
 // Issue 6, probes while caches fill: with 10,000 Deployments on the host, the manager answers /livez within one
 // second of spawn while the Deployment informer is still listing; /readyz answers 503 from its first answer
-// until every informer has synced, and /readyz?verbose names what is pending. Both endpoints are polled side by
-// side from the moment the process is spawned.
+// until every informer has synced, and /readyz?verbose names what is pending. /livez is polled from the moment
+// the process is spawned (ManagerProcess.livezMs); both endpoints are then polled side by side from the moment
+// the manager logs that all its servers listen, which comes only after the manager module has loaded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalClusterSet, LocalProvider } from '../cluster/local-provider.js';
 import type { ClusterInfo } from '../cluster/provider.js';
@@ -81,6 +82,8 @@ describe(`probes while ${OBJECTS} Deployments sync`, () => {
 
   it('/livez is 200 within a second of spawn while /readyz is 503 naming the pending informer, until all synced', async () => {
     manager = await startManager({ kubeconfig: host.managerKubeconfig, identity: 'probes' });
+    // Polled every 20 ms since spawn, unlike `seen`, which starts once startManager has returned.
+    const firstLiveMs = await manager.livezMs();
     const seen = await observe(manager, 90_000);
 
     const firstLive = seen.find((o) => o.livez === 200);
@@ -94,14 +97,14 @@ describe(`probes while ${OBJECTS} Deployments sync`, () => {
       (r) => r.msg === 'informer synced' && r.informer === `informer:host/${DEPLOYMENTS}`,
     );
     process.stderr.write(
-      `[probes] /livez 200 at ${firstLive?.ms} ms, /readyz first answered ${firstReadyzAnswer?.readyz} at ` +
+      `[probes] /livez 200 at ${firstLiveMs} ms, /readyz first answered ${firstReadyzAnswer?.readyz} at ` +
         `${firstReadyzAnswer?.ms} ms, 200 at ${ready.ms} ms; Deployments synced ${synced ? synced.time - manager.startedAt : '?'} ms ` +
         `after spawn (${String(synced?.objects)} objects); ${seen.length} observations\n` +
         `[probes] while listing: ${liveWhileListing?.readyzBody.split('\n').find((l) => pendingLine.test(l))}\n`,
     );
 
-    expect(firstLive, 'no /livez 200 at all').toBeDefined();
-    expect(firstLive!.ms).toBeLessThan(1_000);
+    expect(firstLiveMs).toBeLessThan(1_000);
+    expect(firstLive, 'no /livez 200 in the side-by-side polls').toBeDefined();
     // Once up, liveness never failed while the caches filled.
     expect(seen.filter((o) => o.ms > firstLive!.ms && o.livez !== 200).map((o) => o.ms)).toEqual([]);
     // Readiness never answered 200 early: its first answer was 503, and 200 came only with the last poll.
