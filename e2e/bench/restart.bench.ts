@@ -92,11 +92,11 @@ try {
 function markdownTable(rows: readonly Omit<RestartRow, 'detail'>[]): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const lines = [
-    '| strategy | restart | workloads | direct reads | writes after restart | /livez | /readyz | first reconcile | change propagated | peak RSS | peak heap |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| strategy | restart | workloads | direct reads | writes after restart | /livez | /readyz | first reconcile | change propagated | peak RSS | peak heap | longest event-loop block |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.strategy} | ${r.restart === 'failover' ? 'fail-over' : r.restart} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${s(r.firstReconcileMs)} | ${s(r.changePropagatedMs)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB | ${Math.round(r.peakHeapBytes / 2 ** 20)} MiB |`,
+        `| ${r.strategy} | ${r.restart === 'failover' ? 'fail-over' : r.restart} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${s(r.firstReconcileMs)} | ${s(r.changePropagatedMs)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB | ${Math.round(r.peakHeapBytes / 2 ** 20)} MiB | ${r.peakEventLoopDelayMs} ms |`,
     ),
   ];
   return lines.join('\n');

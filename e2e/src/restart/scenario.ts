@@ -34,6 +34,12 @@ export interface RestartRow {
   readonly peakRssBytes: number;
   /** Largest V8 heap in use (nodejs_heap_size_used_bytes) seen on /metrics, sampled every second. */
   readonly peakHeapBytes: number;
+  /**
+   * Longest the manager's event loop was blocked, from restart to drained queues (nodejs_eventloop_lag_max_seconds,
+   * which resets on every scrape, sampled every second). Over 1 s, a kubelet's default probe timeout, /livez fails;
+   * near the Lease renew deadline, the leader steps down.
+   */
+  readonly peakEventLoopDelayMs: number;
   /** Verb + resource of every direct read and write seen (for the report). */
   readonly detail: Readonly<Record<string, number>>;
 }
@@ -166,13 +172,29 @@ async function countApplied(host: ClusterInfo): Promise<number> {
   return applied;
 }
 
-/** Samples the manager's heap in use from /metrics every second until stopped; returns the largest seen. */
-function heapSampler(m: ManagerProcess): { stop(): number } {
-  let peak = 0;
+interface ProcessPeaks {
+  readonly heapBytes: number;
+  readonly eventLoopDelayMs: number;
+}
+
+/**
+ * Samples the manager's /metrics every second until stopped; returns the largest heap in use and the longest
+ * event-loop delay seen. A scrape that cannot be answered because the loop is blocked is answered late, and the
+ * delay it was stuck behind shows in that answer.
+ */
+function processSampler(m: ManagerProcess): { stop(): ProcessPeaks } {
+  let heapBytes = 0;
+  let eventLoopDelayMs = 0;
+  let stopped = false;
   const sample = () =>
     m.metrics().then(
       (text) => {
-        peak = Math.max(peak, metricValue(text, 'nodejs_heap_size_used_bytes'));
+        if (stopped) return;
+        heapBytes = Math.max(heapBytes, metricValue(text, 'nodejs_heap_size_used_bytes'));
+        eventLoopDelayMs = Math.max(
+          eventLoopDelayMs,
+          Math.round(metricValue(text, 'nodejs_eventloop_lag_max_seconds') * 1000),
+        );
       },
       () => undefined,
     );
@@ -181,7 +203,8 @@ function heapSampler(m: ManagerProcess): { stop(): number } {
   return {
     stop: () => {
       clearInterval(timer);
-      return peak;
+      stopped = true;
+      return { heapBytes, eventLoopDelayMs };
     },
   };
 }
@@ -243,12 +266,12 @@ export async function measureRestart(
   let since: number;
   let readyzMs: number;
   let reconcileFrom: number;
-  let heap: { stop(): number };
+  let sampler: { stop(): ProcessPeaks };
   if (kind === 'failover') {
     // Audit from the standby's start: a standby must not read directly or write while it waits, either.
     since = Date.now();
     manager = await start(previous.identity === STANDBY_IDENTITY ? IDENTITY : STANDBY_IDENTITY);
-    heap = heapSampler(manager);
+    sampler = processSampler(manager);
     readyzMs = await ready(manager);
     reconcileFrom = Date.now();
     await previous.stop('SIGKILL');
@@ -256,7 +279,7 @@ export async function measureRestart(
     await previous.stop(kind);
     since = Date.now();
     manager = await start(IDENTITY);
-    heap = heapSampler(manager);
+    sampler = processSampler(manager);
     readyzMs = await ready(manager);
     reconcileFrom = manager.startedAt;
   }
@@ -317,9 +340,10 @@ export async function measureRestart(
       { timeoutMs: scaled(set.workloads, 600_000, 20), intervalMs: 200 },
     );
   } catch (error) {
-    heap.stop();
+    sampler.stop();
     throw new RestartMeasurementError(strategy, kind, manager, error, await diagnostics(manager));
   }
+  const peaks = sampler.stop();
   await auditBarrier(set.host);
   const events = await readAuditLog(set.host.auditLogPath!, { user: set.host.managerUser, since });
   const row = summarize(strategy, kind, set.workloads, events, changed, {
@@ -328,7 +352,8 @@ export async function measureRestart(
     firstReconcileMs,
     changePropagatedMs,
     peakRssBytes: peakRss(manager.pid),
-    peakHeapBytes: heap.stop(),
+    peakHeapBytes: peaks.heapBytes,
+    peakEventLoopDelayMs: peaks.eventLoopDelayMs,
   });
   return { row, manager };
 }
