@@ -20,8 +20,11 @@ export function deletedObject<T extends KubeObject>(value: T | DeletedFinalState
 }
 
 /**
- * Callbacks for changes to the cache. They run synchronously after the store has changed, so a lister read inside
- * them sees the new state; keep them short (enqueue a key) and do not throw. Objects are frozen and shared.
+ * Callbacks for changes to the cache. They run after the store has changed, in the order of the changes: at once
+ * for a single change, spread over several turns of the event loop for a relist of many objects (so a lister read
+ * inside them sees that state or a newer one, as in client-go). A handler added to a synced informer first gets
+ * onAdd(obj, true) for every cached object, synchronously. Keep them short (enqueue a key) and do not throw.
+ * Objects are frozen and shared.
  */
 export interface ResourceEventHandler<T extends KubeObject = KubeObject> {
   /** Identity for isHandlerExist and removal; without it, identity is the handler object itself. */

@@ -13,6 +13,7 @@ import { gvrToString } from './gvr.js';
 import type { DeletedFinalStateUnknown, ResourceEventHandler } from './handlers.js';
 import { Lister } from './lister.js';
 import { type InformerLabels, type Logger, silentLogger } from './metrics.js';
+import { NotificationQueue } from './notification-queue.js';
 import { Reflector, type ReflectorOptions } from './reflector.js';
 import { type Indexer, type IndexFunc, Store, type StoreSink } from './store.js';
 import type { ApiTransport } from './transport.js';
@@ -51,7 +52,9 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   readonly lister: Lister<T>;
   readonly #store: Store<T>;
   readonly #reflector: Reflector<T>;
-  readonly #handlers: ResourceEventHandler<T>[] = [];
+  // Replaced, never mutated: a queued notification keeps the list of handlers registered when it was queued.
+  #handlers: readonly ResourceEventHandler<T>[] = [];
+  readonly #notifications = new NotificationQueue((error) => this.#handlerFailed(error));
   readonly #labels: InformerLabels;
   readonly #options: InformerOptions<T>;
   readonly #logger: Logger;
@@ -116,7 +119,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
    */
   addEventHandler(handler: ResourceEventHandler<T>): HandlerRegistration {
     if (!this.hasHandler(handler)) {
-      this.#handlers.push(handler);
+      this.#handlers = [...this.#handlers, handler];
       if (this.hasSynced) {
         this.#store.forEach((o) => {
           try {
@@ -134,7 +137,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   removeEventHandler(handler: ResourceEventHandler<T> | string): boolean {
     const i = this.#handlers.findIndex((h) => sameHandler(h, handler));
     if (i < 0) return false;
-    this.#handlers.splice(i, 1);
+    this.#handlers = this.#handlers.filter((_, j) => j !== i);
     return true;
   }
 
@@ -145,6 +148,11 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
 
   get handlerCount(): number {
     return this.#handlers.length;
+  }
+
+  /** Store changes whose handler notifications are still queued (see NotificationQueue). */
+  get pendingNotifications(): number {
+    return this.#notifications.pending;
   }
 
   addIndexers(indexers: Readonly<Record<string, IndexFunc<T>>>): void {
@@ -181,6 +189,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     if (this.#stopped) return this.#running;
     this.#stopped = true;
     if (this.#resyncTimer !== undefined) clearInterval(this.#resyncTimer);
+    this.#notifications.close();
     this.#abort?.abort(new InformerStoppedError(this.gvr, this.cluster));
     if (!this.gate.isOpen) this.gate.fail(new InformerStoppedError(this.gvr, this.cluster));
     await this.#running;
@@ -250,13 +259,18 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   }
 
   #dispatch(call: (handler: ResourceEventHandler<T>) => void): void {
-    for (const h of this.#handlers) {
-      try {
-        call(h);
-      } catch (error) {
-        this.#handlerFailed(error);
+    const handlers = this.#handlers;
+    this.#notifications.push(() => {
+      for (const h of handlers) {
+        // Removed while the notification waited: a removed handler hears nothing more.
+        if (handlers !== this.#handlers && !this.#handlers.includes(h)) continue;
+        try {
+          call(h);
+        } catch (error) {
+          this.#handlerFailed(error);
+        }
       }
-    }
+    });
   }
 
   #handlerFailed(error: unknown): void {
