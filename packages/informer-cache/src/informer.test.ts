@@ -82,12 +82,18 @@ describe('SharedInformer', () => {
     f.server.create(configmaps, cm('a'));
     f.server.create(configmaps, cm('b'));
     const informer = f.manager.forResource(configmaps);
+    const early = informer.addEventHandler(recordingHandler('early'));
+    expect(early.hasSynced).toBe(false);
     f.manager.start();
     await informer.waitForSync({ timeoutMs: 5_000 });
+    expect(early.hasSynced).toBe(true);
+    informer.removeEventHandler('early');
     const late = recordingHandler('late');
-    informer.addEventHandler(late);
+    // A small replay is delivered before addEventHandler returns.
+    expect(informer.addEventHandler(late).hasSynced).toBe(true);
     expect(late.notes.values.sort()).toEqual(['add:a:true', 'add:b:true']);
-    informer.addEventHandler(recordingHandler('late'));
+    const again = informer.addEventHandler(recordingHandler('late'));
+    expect(again.hasSynced).toBe(true);
     expect(informer.handlerCount).toBe(1);
     expect(f.manager.isHandlerExist(configmaps, 'late')).toBe(true);
     expect(f.manager.isHandlerExist(configmaps, late)).toBe(true);
@@ -102,7 +108,7 @@ describe('SharedInformer', () => {
     for (let i = 0; i < n; i++) f.server.create(configmaps, cm(`cm-${String(i).padStart(4, '0')}`));
     const informer = f.manager.forResource(configmaps);
     const seen = new Recorder<string>();
-    informer.addEventHandler({
+    const slow = informer.addEventHandler({
       name: 'slow',
       onAdd: (o, initial) => {
         // ~0.02 ms of work each: about 60 ms for the list, a dozen slices.
@@ -118,11 +124,16 @@ describe('SharedInformer', () => {
     // The store holds the whole list at once; its notifications are still on their way.
     expect(informer.lister.list()).toHaveLength(n);
     expect(informer.pendingNotifications).toBeGreaterThan(0);
+    expect(informer.hasSynced).toBe(true);
+    expect(slow.hasSynced).toBe(false);
     // A handler removed now hears nothing more; one added now gets the cache once, not again from the backlog.
     informer.removeEventHandler('removed');
     const removedAtRemoval = removedSaw;
     const late = recordingHandler('late');
-    informer.addEventHandler(late);
+    const lateRegistration = informer.addEventHandler(late);
+    // Its replay waits behind the backlog instead of holding this turn.
+    expect(late.notes.values).toHaveLength(0);
+    expect(lateRegistration.hasSynced).toBe(false);
     f.server.create(configmaps, cm('zz-after'));
     await seen.waitFor((v) => v === 'add:zz-after:false');
     await late.notes.waitFor((v) => v === 'add:zz-after:false');
@@ -134,7 +145,10 @@ describe('SharedInformer', () => {
     expect(late.notes.values).toHaveLength(n + 1);
     expect(late.notes.count((v) => v.endsWith(':true'))).toBe(n);
     expect(informer.pendingNotifications).toBe(0);
-  });
+    expect(slow.hasSynced).toBe(true);
+    expect(lateRegistration.hasSynced).toBe(true);
+    // ~60 ms of handler work: the default 5 s is short on a machine busy with a cluster.
+  }, 30_000);
 
   it('keeps delivering to other handlers when one throws', async () => {
     const f = await setup();

@@ -34,6 +34,12 @@ export interface InformerOptions<T extends KubeObject = KubeObject>
 export interface HandlerRegistration {
   /** The handler's name, or undefined when it is identified by reference. */
   readonly name: string | undefined;
+  /**
+   * True once the handler has been told of every object of the informer's first list (or, when it was added after
+   * sync, of every cached object): client-go's registration HasSynced. The informer's own `hasSynced` turns true
+   * when the store holds the list, which can be before a large list's notifications have all been delivered.
+   */
+  readonly hasSynced: boolean;
   remove(): void;
 }
 
@@ -54,6 +60,8 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   readonly #reflector: Reflector<T>;
   // Replaced, never mutated: a queued notification keeps the list of handlers registered when it was queued.
   #handlers: readonly ResourceEventHandler<T>[] = [];
+  // Per handler: whether it has heard of the whole first list (or of the cache, when added after sync).
+  readonly #handlerSynced = new Map<ResourceEventHandler<T>, { synced: boolean }>();
   readonly #notifications = new NotificationQueue((error) => this.#handlerFailed(error));
   readonly #labels: InformerLabels;
   readonly #options: InformerOptions<T>;
@@ -114,29 +122,55 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   }
 
   /**
-   * Adds a handler. If the informer has synced, the handler first gets onAdd(obj, true) for every cached object,
-   * synchronously, so it misses nothing. A handler with a name already present is not added twice.
+   * Adds a handler. If the informer has synced, the handler first gets onAdd(obj, true) for every cached object, so
+   * it misses nothing: at once while this turn's notification slice lasts, the rest after a turn of the event loop
+   * (see NotificationQueue), and ahead of any later change. `hasSynced` on the returned registration turns true
+   * when that replay has been delivered. A handler with a name already present is not added twice.
    */
   addEventHandler(handler: ResourceEventHandler<T>): HandlerRegistration {
-    if (!this.hasHandler(handler)) {
-      this.#handlers = [...this.#handlers, handler];
-      if (this.hasSynced) {
-        this.#store.forEach((o) => {
-          try {
-            handler.onAdd?.(o, true);
-          } catch (error) {
-            this.#handlerFailed(error);
-          }
-        });
-      }
+    const registered = this.#handlers.find((h) => sameHandler(h, handler));
+    if (registered !== undefined) return this.#registration(registered);
+    const state = { synced: false };
+    this.#handlerSynced.set(handler, state);
+    this.#handlers = [...this.#handlers, handler];
+    if (this.hasSynced) {
+      // Only this handler: the others heard of these objects when they arrived.
+      const only = [handler];
+      this.#store.forEach((o) => {
+        this.#deliver(only, (h) => h.onAdd?.(o, true));
+      });
+      this.#markSynced(only);
     }
-    return { name: handler.name, remove: () => this.removeEventHandler(handler) };
+    return this.#registration(handler);
+  }
+
+  #registration(handler: ResourceEventHandler<T>): HandlerRegistration {
+    const state = this.#handlerSynced.get(handler) ?? { synced: false };
+    return {
+      name: handler.name,
+      get hasSynced() {
+        return state.synced;
+      },
+      remove: () => this.removeEventHandler(handler),
+    };
+  }
+
+  /** Queued behind what the handlers are owed: when it runs, they have heard of everything before it. */
+  #markSynced(handlers: readonly ResourceEventHandler<T>[]): void {
+    this.#notifications.push(() => {
+      for (const h of handlers) {
+        const state = this.#handlerSynced.get(h);
+        if (state !== undefined) state.synced = true;
+      }
+    });
   }
 
   /** Removes a handler by reference or name. Returns whether one was removed. */
   removeEventHandler(handler: ResourceEventHandler<T> | string): boolean {
     const i = this.#handlers.findIndex((h) => sameHandler(h, handler));
     if (i < 0) return false;
+    const removed = this.#handlers[i];
+    if (removed !== undefined) this.#handlerSynced.delete(removed);
     this.#handlers = this.#handlers.filter((_, j) => j !== i);
     return true;
   }
@@ -236,6 +270,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
       this.#lastError = undefined;
       this.gate.setProgress(`synced ${numbers.format(this.#store.size)} objects`);
       if (!this.gate.isOpen) {
+        if (this.#handlers.length > 0) this.#markSynced(this.#handlers);
         this.gate.open();
         this.#options.metrics?.synced?.(this.#labels, true);
         this.#logger.info('informer synced', { informer: this.gate.name, objects: this.#store.size });
@@ -259,7 +294,13 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   }
 
   #dispatch(call: (handler: ResourceEventHandler<T>) => void): void {
-    const handlers = this.#handlers;
+    this.#deliver(this.#handlers, call);
+  }
+
+  #deliver(
+    handlers: readonly ResourceEventHandler<T>[],
+    call: (handler: ResourceEventHandler<T>) => void,
+  ): void {
     this.#notifications.push(() => {
       for (const h of handlers) {
         // Removed while the notification waited: a removed handler hears nothing more.
