@@ -6,6 +6,7 @@ import type { KubeObject } from '@warmstart/informer-cache';
 import type { ManagerContext } from '../context.js';
 import { QueueController } from '../controller.js';
 import { type AnyBinding, bindingKey, enqueueBindings, parseBindingKey } from './binding-keys.js';
+import { clusterChangeCanMovePlacements } from './cluster-change.js';
 import { schedulePatch, scheduleStatusUpdate } from './schedule-writes.js';
 import { scheduleBinding } from './scheduler.js';
 import { schedulingNeeded } from './scheduling-trigger.js';
@@ -71,12 +72,7 @@ export function schedulerController(ctx: ManagerContext): QueueController {
       if (!initial) reschedule();
     },
     onUpdate: (o, n) => {
-      if (
-        JSON.stringify(o.status) !== JSON.stringify(n.status) ||
-        JSON.stringify(o.spec) !== JSON.stringify(n.spec) ||
-        o.metadata.labels !== n.metadata.labels
-      )
-        reschedule();
+      if (clusterChangeCanMovePlacements(o, n)) reschedule();
     },
     onDelete: reschedule,
   });
