@@ -49,6 +49,14 @@ export class QueueController implements ManagedController {
     this.queue.add(key, low ? { priority: LOW_PRIORITY } : undefined);
   }
 
+  /**
+   * Enqueues many keys at low priority, in slices with turns of the event loop between (WorkQueue.addAll): a
+   * bulk requeue at full scale is 100,000 keys, too long to hold probes and Lease renewals for.
+   */
+  async enqueueAll(keys: Iterable<string>): Promise<void> {
+    await this.queue.addAll(keys, { priority: LOW_PRIORITY });
+  }
+
   /** Counts a read that had to wait for its cache (see countingReader). */
   readerWaited(): void {
     this.#readerWaits++;

@@ -8,7 +8,13 @@ export type {
 } from './metrics.js';
 export { WORKQUEUE_METRIC_NAMES } from './metrics.js';
 export { DEFAULT_PRIORITY, LOW_PRIORITY } from './priority.js';
-export type { AddOptions, DrainOptions, WorkQueueOptions, WorkQueueSnapshot } from './queue.js';
+export type {
+  AddAllOptions,
+  AddOptions,
+  DrainOptions,
+  WorkQueueOptions,
+  WorkQueueSnapshot,
+} from './queue.js';
 export { WorkQueue } from './queue.js';
 export type { ExponentialFailureOptions, RateLimiter, TokenBucketOptions } from './rate-limiter.js';
 export {

@@ -3,10 +3,14 @@
 // priority lanes, delays and per-key rate limiting.
 import { DelayedItems } from './delayed-items.js';
 import { DrainTimeoutError, WorkQueueAbortedError } from './errors.js';
+import { yieldIfBusy } from './event-loop-turn.js';
 import { QueueMetrics, type WorkQueueMetricsProvider } from './metrics.js';
 import { checkPriority, DEFAULT_PRIORITY } from './priority.js';
 import { exponentialFailureRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { type QueueEntry, ReadyQueue } from './ready-queue.js';
+
+/** addAll looks at the clock every this many keys. */
+const ADD_ALL_CHECK_EVERY = 128;
 
 export interface WorkQueueOptions {
   /** Names the queue in metrics, snapshots and errors; usually the controller's name. Default "workqueue". */
@@ -24,6 +28,11 @@ export interface WorkQueueOptions {
 export interface AddOptions {
   /** Higher is handed out first; default 0. Use LOW_PRIORITY for initial-list items. */
   readonly priority?: number;
+}
+
+export interface AddAllOptions extends AddOptions {
+  /** Stops adding; the keys added so far stay queued. */
+  readonly signal?: AbortSignal;
 }
 
 export interface DrainOptions {
@@ -123,6 +132,25 @@ export class WorkQueue {
     if (this.#processing.has(key)) return;
     this.#ready.push(entry);
     this.#scheduleDispatch();
+  }
+
+  /**
+   * Adds every key as `add` does, without holding the event loop: a bulk requeue (every binding after a Cluster
+   * change, every Work of a member that connected) is 100,000 adds at full scale, ~300 ms in one piece, so they
+   * go in slices with a turn of the event loop in between. Resolves with how many keys were handed to `add`;
+   * stops early at shutdown or when `signal` aborts.
+   */
+  async addAll(keys: Iterable<string>, options: AddAllOptions = {}): Promise<number> {
+    const priority = options.priority === undefined ? DEFAULT_PRIORITY : checkPriority(options.priority);
+    let added = 0;
+    for (const key of keys) {
+      // Awaiting per key would cost a promise each; the clock is cheap next to a hundred adds.
+      if (added % ADD_ALL_CHECK_EVERY === 0 && added > 0) await yieldIfBusy();
+      if (this.#shuttingDown || options.signal?.aborted) break;
+      this.add(key, { priority });
+      added++;
+    }
+    return added;
   }
 
   /**

@@ -198,9 +198,10 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
   // gate-start this is every Work at once; at default priority it held a change made meanwhile behind 50,000
   // keys for more than ten minutes.
   const retryCluster = (c: KubeObject): void => {
-    const ns = `karmada-es-${c.metadata.name}`;
-    for (const w of ctx.host.informer(KarmadaResources.Work)?.lister.list({ namespace: ns }) ?? [])
-      controller.enqueue(key(w), true);
+    const works = ctx.host
+      .informer(KarmadaResources.Work)
+      ?.lister.list({ namespace: `karmada-es-${c.metadata.name}` });
+    void controller.enqueueAll((works ?? []).map(key));
   };
   ctx.host.forResource(KarmadaResources.Cluster, {
     name: EXECUTION_CONTROLLER,

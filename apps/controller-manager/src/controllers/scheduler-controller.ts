@@ -62,10 +62,13 @@ export function schedulerController(ctx: ManagerContext): QueueController {
   // A Cluster that joins, leaves or changes readiness can change every placement. Every binding is requeued at low
   // priority, so a binding changed meanwhile is not held behind all the others.
   const reschedule = (): void => {
-    for (const gvr of [KarmadaResources.ResourceBinding, KarmadaResources.ClusterResourceBinding]) {
-      for (const b of ctx.host.informer(gvr)?.lister.list() ?? []) controller.enqueue(bindingKey(b), true);
-    }
+    void controller.enqueueAll(allBindingKeys());
   };
+  function* allBindingKeys(): Generator<string> {
+    for (const gvr of [KarmadaResources.ResourceBinding, KarmadaResources.ClusterResourceBinding]) {
+      for (const b of ctx.host.informer(gvr)?.lister.list() ?? []) yield bindingKey(b);
+    }
+  }
   ctx.host.forResource(KarmadaResources.Cluster, {
     name: SCHEDULER,
     onAdd: (_o, initial) => {
