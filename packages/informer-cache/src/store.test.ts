@@ -57,6 +57,34 @@ describe('Store', () => {
     expect(store.resourceVersion).toBe('11');
   });
 
+  it('indexes a relist as it arrives, so the swap calls no index function', () => {
+    let calls = 0;
+    const counted = (o: KubeObject): readonly string[] => {
+      calls++;
+      return byApp(o);
+    };
+    const store = new Store({ counted });
+    list(store, [pod('a', 'p1', '1', { app: 'web' })], '1');
+    store.apply({ type: 'init' });
+    store.apply({ type: 'init-apply', object: pod('a', 'p1', '2', { app: 'db' }) });
+    store.apply({ type: 'init-apply', object: pod('b', 'p2', '2', { app: 'web' }) });
+    // The same key twice in one list: the later copy wins, in the items and in the indexes.
+    store.apply({ type: 'init-apply', object: pod('b', 'p2', '3', { app: 'cache' }) });
+    // An index added mid-relist covers both the live store and what is buffered.
+    store.addIndexers({ byApp });
+    expect(store.indexKeys('counted', 'web')).toEqual(['a/p1']);
+    expect(store.indexKeys('byApp', 'web')).toEqual(['a/p1']);
+    const before = calls;
+    store.apply({ type: 'init-done', resourceVersion: '3' });
+    expect(calls).toBe(before);
+    for (const name of ['counted', 'byApp']) {
+      expect(store.listIndexValues(name).sort()).toEqual(['cache', 'db']);
+      expect(store.indexKeys(name, 'db')).toEqual(['a/p1']);
+      expect(store.indexKeys(name, 'cache')).toEqual(['b/p2']);
+    }
+    expect(store.byIndex(NAMESPACE_INDEX, 'b').map((o) => o.metadata.resourceVersion)).toEqual(['3']);
+  });
+
   it('restarts the side buffer on a second init', () => {
     const store = new Store();
     store.apply({ type: 'init' });

@@ -1,5 +1,7 @@
 // The informer's Store: objects keyed `namespace/name`, secondary indexes, and the application of reflector events.
 // A relist fills a side buffer that replaces the maps in one synchronous step, so readers never see half a list.
+// The buffer is indexed as its objects arrive, page by page, so the swap itself does no per-object work: at
+// 100,000 objects building the indexes at the swap held the event loop for ~50-150 ms.
 import type { ReflectorEvent } from './events.js';
 import { keyOf } from './gvr.js';
 import { DeletedFinalStateUnknown } from './handlers.js';
@@ -56,7 +58,7 @@ const NO_VALUES: readonly string[] = [];
 export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
   #items = new Map<string, T>();
   #indexes = new Map<string, Index<T>>();
-  #buffer: Map<string, T> | undefined;
+  #buffer: { readonly items: Map<string, T>; readonly indexes: Map<string, Index<T>> } | undefined;
   #synced = false;
   #resourceVersion = '';
 
@@ -76,6 +78,11 @@ export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
       const index: Index<T> = { fn, values: new Map() };
       for (const [key, object] of this.#items) addToIndex(index, key, safeValues(fn, object));
       this.#indexes.set(name, index);
+      if (this.#buffer !== undefined) {
+        const pending: Index<T> = { fn, values: new Map() };
+        for (const [key, object] of this.#buffer.items) addToIndex(pending, key, safeValues(fn, object));
+        this.#buffer.indexes.set(name, pending);
+      }
     }
   }
 
@@ -91,7 +98,7 @@ export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
 
   /** Objects received so far by an unfinished relist; undefined when none is running. */
   get pendingSize(): number | undefined {
-    return this.#buffer?.size;
+    return this.#buffer?.items.size;
   }
 
   get size(): number {
@@ -146,9 +153,12 @@ export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
   /** Applies one reflector event, reporting what changed to `sink` after the store reflects it. */
   apply(event: ReflectorEvent<T>, sink?: StoreSink<T>): void {
     switch (event.type) {
-      case 'init':
-        this.#buffer = new Map();
+      case 'init': {
+        const indexes = new Map<string, Index<T>>();
+        for (const [name, { fn }] of this.#indexes) indexes.set(name, { fn, values: new Map() });
+        this.#buffer = { items: new Map(), indexes };
         return;
+      }
       case 'init-apply': {
         if (this.#buffer === undefined)
           throw new Error('init-apply without init: the reflector broke the protocol');
@@ -156,7 +166,11 @@ export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
         const old = this.#items.get(key);
         // An object unchanged since the last list keeps its instance: the new copy becomes garbage at once, and
         // handlers can tell "unchanged" by identity.
-        this.#buffer.set(key, old !== undefined && sameVersion(old, event.object) ? old : event.object);
+        const object = old !== undefined && sameVersion(old, event.object) ? old : event.object;
+        const { items, indexes } = this.#buffer;
+        const listedBefore = items.get(key);
+        items.set(key, object);
+        reindex(indexes, key, listedBefore, object);
         return;
       }
       case 'init-done':
@@ -166,7 +180,7 @@ export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
         const key = keyOf(event.object);
         const old = this.#items.get(key);
         this.#items.set(key, event.object);
-        this.#reindex(key, old, event.object);
+        reindex(this.#indexes, key, old, event.object);
         if (sink === undefined) return;
         if (old === undefined) sink.added(event.object, false);
         else if (old.metadata.uid !== event.object.metadata.uid) {
@@ -181,7 +195,7 @@ export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
         const old = this.#items.get(key);
         if (old === undefined) return;
         this.#items.delete(key);
-        this.#reindex(key, old, undefined);
+        reindex(this.#indexes, key, old, undefined);
         sink?.deleted(event.object);
         return;
       }
@@ -189,16 +203,11 @@ export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
   }
 
   #replace(resourceVersion: string, sink: StoreSink<T> | undefined): void {
-    const next = this.#buffer;
-    if (next === undefined) throw new Error('init-done without init: the reflector broke the protocol');
+    const buffer = this.#buffer;
+    if (buffer === undefined) throw new Error('init-done without init: the reflector broke the protocol');
     this.#buffer = undefined;
     const previous = this.#items;
-    const indexes = new Map<string, Index<T>>();
-    for (const [name, { fn }] of this.#indexes) {
-      const index: Index<T> = { fn, values: new Map() };
-      for (const [key, object] of next) addToIndex(index, key, safeValues(fn, object));
-      indexes.set(name, index);
-    }
+    const { items: next, indexes } = buffer;
     const firstSync = !this.#synced;
     // The swap: two assignments in one synchronous step.
     this.#items = next;
@@ -225,15 +234,20 @@ export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
     if (index === undefined) throw new UnknownIndexError(name, [...this.#indexes.keys()]);
     return index;
   }
+}
 
-  #reindex(key: string, old: T | undefined, next: T | undefined): void {
-    for (const index of this.#indexes.values()) {
-      const before = old === undefined ? NO_VALUES : safeValues(index.fn, old);
-      const after = next === undefined ? NO_VALUES : safeValues(index.fn, next);
-      if (sameValues(before, after)) continue;
-      removeFromIndex(index, key, before);
-      addToIndex(index, key, after);
-    }
+function reindex<T extends KubeObject>(
+  indexes: Map<string, Index<T>>,
+  key: string,
+  old: T | undefined,
+  next: T | undefined,
+): void {
+  for (const index of indexes.values()) {
+    const before = old === undefined ? NO_VALUES : safeValues(index.fn, old);
+    const after = next === undefined ? NO_VALUES : safeValues(index.fn, next);
+    if (sameValues(before, after)) continue;
+    removeFromIndex(index, key, before);
+    addToIndex(index, key, after);
   }
 }
 
