@@ -126,12 +126,15 @@ export async function waitPropagated(
   set: LoadedSet,
   timeoutMs: number,
   log = (l: string) => process.stderr.write(`${l}\n`),
+  /** Runs before every poll; may throw to give up. */
+  eachPoll: () => Promise<void> = async () => undefined,
 ): Promise<void> {
   const want = set.workloads * set.members.length;
   let last = '';
   await waitFor(
     `${set.workloads} bindings and ${want} Works`,
     async () => {
+      await eachPoll();
       const rb = await countObjects(set.host, '/apis/work.karmada.io/v1alpha2/resourcebindings');
       const works = await countObjects(set.host, '/apis/work.karmada.io/v1alpha1/works');
       const line = `[propagation] ${rb}/${set.workloads} bindings, ${works}/${want} Works`;
@@ -145,10 +148,14 @@ export async function waitPropagated(
   );
   // Steady means applied, not just written: a Work still retrying when the manager is killed would be
   // finished (and its status written) by the next one, which is convergence, not a needless rewrite.
-  await waitFor(`${want} Works Applied`, async () => (await countApplied(set.host)) >= want, {
-    timeoutMs,
-    intervalMs: 1000,
-  });
+  await waitFor(
+    `${want} Works Applied`,
+    async () => {
+      await eachPoll();
+      return (await countApplied(set.host)) >= want;
+    },
+    { timeoutMs, intervalMs: 1000 },
+  );
 }
 
 async function countApplied(host: ClusterInfo): Promise<number> {
@@ -225,16 +232,40 @@ export async function startSteadyManager(
   timeoutMs: number,
   logDir?: string,
 ): Promise<ManagerProcess> {
-  const m = await startManager({
-    kubeconfig: set.host.managerKubeconfig,
-    identity: IDENTITY,
-    args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS],
-    nodeArgs: nodeArgs(set.workloads),
-    logPath: logDir && join(logDir, `restart-${set.workloads}-first-propagation.log`),
+  let starts = 0;
+  const start = () =>
+    startManager({
+      kubeconfig: set.host.managerKubeconfig,
+      identity: IDENTITY,
+      args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS],
+      nodeArgs: nodeArgs(set.workloads),
+      logPath:
+        logDir &&
+        join(logDir, `restart-${set.workloads}-first-propagation${starts++ === 0 ? '' : `-${starts}`}.log`),
+    });
+  let m = await start();
+  // The first propagation only sets the scene, and at full scale it is hours of a saturated control plane: a
+  // manager that exits meanwhile (it steps down when etcd stalls past its Lease's renew deadline, as designed) is
+  // replaced, as its Deployment would replace it, instead of leaving the wait to run into its deadline.
+  await waitPropagated(set, timeoutMs, undefined, async () => {
+    if (!m.hasExited()) return;
+    const { code, signal } = await m.exited;
+    const why = m.logs().findLast((l) => l.includes('"level":50')) ?? '(no error logged)';
+    if (starts >= MAX_PROPAGATION_STARTS) {
+      throw new Error(
+        `the manager exited ${starts} times during the first propagation (last: code ${code}, signal ${signal}): ${why.slice(0, 600)}`,
+      );
+    }
+    process.stderr.write(
+      `[bench] the manager exited during the first propagation (code ${code}, signal ${signal}); starting another. Last error: ${why.slice(0, 300)}\n`,
+    );
+    m = await start();
   });
-  await waitPropagated(set, timeoutMs);
   return m;
 }
+
+/** How many managers the first propagation may go through before it gives up. */
+const MAX_PROPAGATION_STARTS = 5;
 
 /**
  * Replaces `previous` by a new leader running `strategy` (see RestartKind) and measures it. Returns the new
