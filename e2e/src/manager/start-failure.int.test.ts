@@ -3,7 +3,7 @@
 // that does not load) used to leave that server, and so a live-looking process, running. The kubelet would
 // never restart it.
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +55,8 @@ describe('a manager that cannot start', () => {
 
   it('exits 1 when its serving certificate does not load, naming both flags', async () => {
     const host = inject('clusters')[0]!;
-    const notPem = join(tmpdir(), `warmstart-not-a-cert-${process.pid}.pem`);
+    const dir = await mkdtemp(join(tmpdir(), 'warmstart-not-a-cert-'));
+    const notPem = join(dir, 'not-a-cert.pem');
     await writeFile(notPem, 'not a certificate\n');
     const { code, log } = await runToExit(
       [
@@ -64,7 +65,7 @@ describe('a manager that cannot start', () => {
         `--tls-private-key-file=${notPem}`,
       ],
       15_000,
-    );
+    ).finally(() => rm(dir, { recursive: true, force: true }));
     expect(code).toBe(1);
     expect(log).toContain('ServingCertificateError');
     expect(log).toContain('--tls-private-key-file');
