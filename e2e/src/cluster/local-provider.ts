@@ -47,6 +47,10 @@ export interface LocalProviderOptions extends EnsureBinariesOptions {
   /** Milliseconds to wait for one kube-apiserver to be ready. */
   readonly startTimeoutMs?: number | undefined;
   readonly log?: ((line: string) => void) | undefined;
+  /** Flags appended to every kube-apiserver's (a later flag wins), e.g. `--profiling=true` to take a heap profile. */
+  readonly apiserverArgs?: readonly string[] | undefined;
+  /** Environment for every kube-apiserver, e.g. `GOMEMLIMIT` so a big load does not outgrow the machine. */
+  readonly apiserverEnv?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A running kube-apiserver of a local set, with what a fault test needs to restart or pause it. */
@@ -178,6 +182,7 @@ export class LocalProvider implements ClusterProvider {
           '--audit-log-format=json',
           '--audit-log-maxsize=4096',
           '--profiling=false',
+          ...(this.#options.apiserverArgs ?? []),
         ];
         let apiserver: ManagedProcess | undefined;
         const identity: TlsIdentity = { server, caPath: ca.cert, certPath: admin.cert, keyPath: admin.key };
@@ -187,6 +192,7 @@ export class LocalProvider implements ClusterProvider {
             name: `kube-apiserver-${name}`,
             command: binaries.kubeApiserver,
             args,
+            env: this.#options.apiserverEnv,
             logPath: join(dir, 'kube-apiserver.log'),
             pidDir,
           });
