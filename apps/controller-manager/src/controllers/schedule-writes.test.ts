@@ -1,6 +1,7 @@
 import type { Placement } from '@warmstart/api';
 import { describe, expect, it } from 'vitest';
 import {
+  afterSchedulePatch,
   scheduledCondition,
   schedulePatch,
   scheduleStatusUpdate,
@@ -88,6 +89,36 @@ describe('schedulePatch', () => {
       expect(patch.clusters).toEqual(result.clusters);
       expect(JSON.parse(patch.appliedPlacement)).toEqual(placement);
     }
+  });
+});
+
+describe('afterSchedulePatch', () => {
+  it('a first schedule writes its status once: the update event its spec patch brings back writes nothing', () => {
+    // First pass: the cached binding is generation 1, unscheduled; the spec patch makes it generation 2.
+    const cached = resourceBinding({ placement, generation: 1 });
+    const patch = schedulePatch(cached, ok);
+    expect(patch).toBeDefined();
+    const patched = resourceBinding({ placement, generation: 2, clusters: ok.clusters });
+    const status = scheduleStatusUpdate(afterSchedulePatch(cached, patched, patch!), ok, NOW);
+    expect(status?.schedulerObservedGeneration).toBe(2);
+    // Second pass, on the update event: the cache now has the spec patch and the status written above.
+    const next = resourceBinding({
+      placement,
+      generation: 2,
+      clusters: ok.clusters,
+      annotations: { [AppliedPlacementAnnotation]: patch!.appliedPlacement },
+      status: status!,
+    });
+    expect(schedulePatch(next, ok)).toBeUndefined();
+    expect(scheduleStatusUpdate(next, ok, '2026-03-01T12:00:05Z')).toBeUndefined();
+  });
+
+  it('keeps the cached generation when the response has none', () => {
+    const cached = resourceBinding({ placement, generation: 4 });
+    const { generation: _g, ...metadata } = cached.metadata;
+    const seen = afterSchedulePatch(cached, { metadata }, { clusters: ok.clusters, appliedPlacement: '{}' });
+    expect(seen.metadata.generation).toBe(4);
+    expect(seen.spec.clusters).toEqual(ok.clusters);
   });
 });
 

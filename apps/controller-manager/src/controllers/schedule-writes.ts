@@ -52,6 +52,25 @@ export function schedulePatch(binding: Readonly<Binding>, result: ScheduleResult
 }
 
 /**
+ * The binding as the status write should see it after the scheduler's own spec patch. That patch moves
+ * metadata.generation; the schedule behind it observed that generation (its only change is this schedule), so
+ * the status records the patched generation, as Karmada's scheduler does. Recording the cached one instead left
+ * every scheduled binding one generation behind and cost a second status write when the update event came back.
+ */
+export function afterSchedulePatch(
+  binding: Readonly<Binding>,
+  patched: Readonly<Pick<Binding, 'metadata'>>,
+  patch: SchedulePatch,
+): Binding {
+  const generation = patched.metadata.generation ?? binding.metadata.generation;
+  return {
+    ...binding,
+    metadata: { ...binding.metadata, ...(generation !== undefined ? { generation } : {}) },
+    spec: { ...binding.spec, clusters: [...patch.clusters] },
+  };
+}
+
+/**
  * The binding status to write after a schedule, or undefined when nothing would change. On success
  * schedulerObservedGeneration catches up with metadata.generation; lastScheduledTime moves only when the
  * schedule changed something, so a pass that finds nothing new writes nothing. `now` is RFC 3339.

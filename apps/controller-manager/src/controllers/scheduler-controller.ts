@@ -5,9 +5,10 @@ import { type Cluster, KarmadaResources } from '@warmstart/api';
 import type { KubeObject } from '@warmstart/informer-cache';
 import type { ManagerContext } from '../context.js';
 import { QueueController } from '../controller.js';
+import type { Binding } from './binding.js';
 import { type AnyBinding, bindingKey, enqueueBindings, parseBindingKey } from './binding-keys.js';
 import { clusterChangeCanMovePlacements } from './cluster-change.js';
-import { schedulePatch, scheduleStatusUpdate } from './schedule-writes.js';
+import { afterSchedulePatch, schedulePatch, scheduleStatusUpdate } from './schedule-writes.js';
 import { scheduleBinding } from './scheduler.js';
 import { schedulingNeeded } from './scheduling-trigger.js';
 import { AppliedPlacementAnnotation } from './well-known.js';
@@ -28,8 +29,9 @@ export function schedulerController(ctx: ManagerContext): QueueController {
       const clusters = await reader.list<Cluster & KubeObject>(KarmadaResources.Cluster, { signal });
       const result = scheduleBinding(binding, clusters);
       const patch = schedulePatch(binding, result);
+      let scheduled: Readonly<Binding> = binding;
       if (patch) {
-        await writer.patch(
+        const patched = await writer.patch<AnyBinding>(
           gvr,
           { namespace, name },
           {
@@ -44,8 +46,13 @@ export function schedulerController(ctx: ManagerContext): QueueController {
           },
           { signal },
         );
+        scheduled = afterSchedulePatch(binding, patched, patch);
       }
-      const status = scheduleStatusUpdate(binding, result, new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
+      const status = scheduleStatusUpdate(
+        scheduled,
+        result,
+        new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      );
       if (status)
         await writer.patchStatus(gvr, { namespace, name }, { type: 'merge', patch: { status } }, { signal });
       if (result.kind === 'Unschedulable')
