@@ -309,6 +309,23 @@ describe('ResourceDetector', () => {
     expect(running.detector.watchedResources()).toContain('core/v1/configmaps');
   });
 
+  it('supersedes an UnknownResourceKind Warning with a Normal Event once a later discovery pass finds the kind', async () => {
+    f.discovery.splice(
+      f.discovery.findIndex((d) => d.resource === 'configmaps'),
+      1,
+    );
+    const running = await f.run({ discoveryIntervalMs: 20 });
+    createPolicy(pp('cms', [{ apiVersion: 'v1', kind: 'ConfigMap' }], { id: null }));
+    const unknown = await running.events.waitFor((e) => e.reason === EventReasons.UnknownResourceKind);
+    expect(unknown).toMatchObject({ type: 'Warning', name: 'cms' });
+    f.discovery.push(discovered(ConfigMap));
+    const served = await running.events.waitFor((e) => e.reason === EventReasons.ResourceKindServed);
+    expect(served).toMatchObject({ type: 'Normal', kind: 'PropagationPolicy', name: 'cms' });
+    expect(served.message).toContain('v1/ConfigMap is served now');
+    await running.idle();
+    expect(running.events.count((e) => e.reason === EventReasons.ResourceKindServed)).toBe(1);
+  });
+
   it('a new detector over the same state writes nothing and never reads around its cache', async () => {
     const first = await f.run();
     createDeployment('a', { labels: { app: 'web' } });

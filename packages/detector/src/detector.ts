@@ -29,7 +29,7 @@ import type { EventSink } from './events.js';
 import { encodeTemplateKey } from './keys.js';
 import { isLazy } from './lazy-activation.js';
 import type { PolicyKind } from './policy-kinds.js';
-import { PolicyReconciler } from './policy-reconciler.js';
+import { PolicyReconciler, unknownKindsOf } from './policy-reconciler.js';
 import type { ReplicaInterpretation } from './replicas.js';
 import { parseSkippedPropagatingApis, type SkippedResourceConfig } from './skipped-apis.js';
 import { compileSkippedNamespaces, DEFAULT_SKIPPED_NAMESPACES } from './skipped-namespaces.js';
@@ -367,6 +367,7 @@ export class ResourceDetector {
       return;
     }
     const added: string[] = [];
+    const later = this.#resources.discovered;
     for (const gvr of propagatableResources(discovered, this.#skippedApis)) {
       if (this.#resources.byApiVersionKind(apiVersionOf(gvr), gvr.kind) !== undefined) continue;
       try {
@@ -386,6 +387,22 @@ export class ResourceDetector {
     this.#resources.markDiscovered();
     if (added.length > 0)
       this.#logger.info('watching resource templates', { added, total: this.#resources.size });
+    if (added.length > 0 && later) this.#recheckUnknownKinds();
+  }
+
+  /** A kind that became served (a CRD installed): the policies last reported to select an unknown kind look again. */
+  #recheckUnknownKinds(): void {
+    for (const kind of ['PropagationPolicy', 'ClusterPropagationPolicy'] as const) {
+      const gvr =
+        kind === 'PropagationPolicy'
+          ? KarmadaResources.PropagationPolicy
+          : KarmadaResources.ClusterPropagationPolicy;
+      for (const p of this.#o.informers.informer(gvr)?.lister.list() ?? []) {
+        if (unknownKindsOf(this.#reportedProblems.get(p.metadata.uid ?? '')).length === 0) continue;
+        const key = p.metadata.namespace ? `${p.metadata.namespace}/${p.metadata.name}` : p.metadata.name;
+        this.#ctx.enqueuePolicy(kind, key);
+      }
+    }
   }
 
   async #loopDiscovery(): Promise<void> {
