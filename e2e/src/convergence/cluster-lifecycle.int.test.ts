@@ -122,6 +122,28 @@ describe('Cluster lifecycle', () => {
     expect(manager.logs().filter((l) => l.includes('Invalid URL') || l.includes('TypeError'))).toEqual([]);
   });
 
+  it('names a fieldSelector key that is not a Cluster field in a ScheduleBindingFailed Event', async () => {
+    const ns = await uniqueNamespace(set, 'fieldsel', created);
+    await set.host.create(deployments(ns), deployment(ns, 'web', 1));
+    await set.host.create(
+      policies(ns),
+      propagationPolicy(ns, 'web', [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }], [], {
+        placement: {
+          clusterAffinity: {
+            fieldSelector: { matchExpressions: [{ key: 'regoin', operator: 'In', values: ['east'] }] },
+          },
+        },
+      }),
+    );
+    const event = await waitForEvent(set.host, ns, {
+      kind: 'Deployment',
+      name: 'web',
+      reason: 'ScheduleBindingFailed',
+    });
+    expect(event.type).toBe('Warning');
+    expect(event.message).toContain('key "regoin" is not a Cluster field');
+  });
+
   it('removes a deleted member Cluster: namespace, Works and the member workload go, and the binding moves', async () => {
     const [m1, m2] = [infos[1]!, infos[2]!];
     const ns = await uniqueNamespace(set, 'remove', created);

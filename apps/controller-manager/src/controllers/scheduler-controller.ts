@@ -5,9 +5,11 @@ import { type Cluster, KarmadaResources } from '@warmstart/api';
 import type { KubeObject } from '@warmstart/informer-cache';
 import type { ManagerContext } from '../context.js';
 import { QueueController } from '../controller.js';
+import { eventSink } from '../events.js';
 import type { Binding } from './binding.js';
 import { type AnyBinding, bindingKey, enqueueBindings, parseBindingKey } from './binding-keys.js';
 import { clusterChangeCanMovePlacements } from './cluster-change.js';
+import { placementProblems } from './placement-problems.js';
 import { afterSchedulePatch, schedulePatch, scheduleStatusUpdate } from './schedule-writes.js';
 import { scheduleBinding } from './scheduler.js';
 import { schedulingNeeded } from './scheduling-trigger.js';
@@ -17,6 +19,7 @@ export const SCHEDULER = 'scheduler';
 
 export function schedulerController(ctx: ManagerContext): QueueController {
   const writer = ctx.writer(SCHEDULER);
+  const emit = eventSink(writer, 'karmada-scheduler', ctx.log);
   const controller: QueueController = new QueueController({
     name: SCHEDULER,
     concurrency: ctx.options.concurrentResourceBindingSyncs,
@@ -55,11 +58,35 @@ export function schedulerController(ctx: ManagerContext): QueueController {
       );
       if (status)
         await writer.patchStatus(gvr, { namespace, name }, { type: 'merge', patch: { status } }, { signal });
-      if (result.kind === 'Unschedulable')
+      if (result.kind === 'Unschedulable') {
         ctx.log.info(
           { binding: key, reason: result.reason, message: result.message },
           'binding not scheduled',
         );
+        // Karmada's ScheduleBindingFailed, on the binding and its template, once per change of the outcome; with
+        // what in the placement can never match, when something can't.
+        const problems = placementProblems(binding.spec.placement);
+        if (status && problems.length > 0) {
+          const message = `${result.message} ${problems.join('; ')}`;
+          const r = binding.spec.resource;
+          emit(
+            { ...binding, apiVersion: 'work.karmada.io/v1alpha2', kind: gvr.kind },
+            'Warning',
+            'ScheduleBindingFailed',
+            message,
+          );
+          emit(
+            {
+              apiVersion: r.apiVersion,
+              kind: r.kind,
+              metadata: { name: r.name, namespace: r.namespace, uid: r.uid },
+            },
+            'Warning',
+            'ScheduleBindingFailed',
+            message,
+          );
+        }
+      }
     },
   });
   const reader = ctx.reader(controller);
