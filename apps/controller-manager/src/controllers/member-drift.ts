@@ -5,6 +5,7 @@
 // object with the Work's manifest and repairs it only where the manifest's own fields differ. Fields the manifest
 // does not set (status, a member controller's annotations, defaults) belong to the member and are left alone.
 import { Annotations, Labels, type UnstructuredObject } from '@warmstart/api';
+import { LAST_APPLIED_ANNOTATION } from '@warmstart/informer-cache';
 import { isRecord } from './json.js';
 
 /** `namespace/name` of the Work a member object was applied from, when Karmada manages it. */
@@ -58,7 +59,9 @@ export function memberMatchesManifest(
     if (key === 'metadata') {
       const m = manifest.metadata;
       if (!jsonSubset(m.labels ?? {}, member.metadata.labels ?? {})) return false;
-      if (!jsonSubset(m.annotations ?? {}, member.metadata.annotations ?? {})) return false;
+      // The member's cache drops kubectl's last-applied annotation (the informer transform): not a difference.
+      const { [LAST_APPLIED_ANNOTATION]: _lastApplied, ...annotations } = m.annotations ?? {};
+      if (!jsonSubset(annotations, member.metadata.annotations ?? {})) return false;
       continue;
     }
     if (!jsonSubset(value, (member as Record<string, unknown>)[key])) return false;
