@@ -278,6 +278,13 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
     { name: 'cluster-controller', onAdd: secretChanged, onUpdate: (_o, n) => secretChanged(n) },
     { namespace: Namespaces.KarmadaCluster },
   );
+  // Removal reads the Works of the execution namespace and the bindings that still target the cluster.
+  for (const gvr of [
+    KarmadaResources.Work,
+    KarmadaResources.ResourceBinding,
+    KarmadaResources.ClusterResourceBinding,
+  ])
+    host.forResource(gvr);
   // An execution namespace that goes moves its Cluster's removal on at once.
   host.forResource(BuiltinResources.Namespace, {
     name: 'cluster-controller',
