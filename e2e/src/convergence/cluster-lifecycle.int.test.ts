@@ -9,6 +9,7 @@ import {
   bindings,
   deployment,
   deployments,
+  type KubeEvent,
   type KubeObject,
   LivezWatch,
   policies,
@@ -37,6 +38,31 @@ interface ClusterObject extends KubeObject {
 
 interface Binding extends KubeObject {
   readonly spec: { readonly clusters?: readonly { name: string; replicas?: number }[] };
+}
+
+/** What a removal that did not end left behind, for the assertion message. */
+async function removalState(set: BadInputSet, manager: ManagerProcess, name: string): Promise<string> {
+  const es = `karmada-es-${name}`;
+  const cluster = await set.host.get<ClusterObject>(`${CLUSTERS}/${name}`);
+  const ns = await set.host.get<KubeObject & { status?: unknown }>(`/api/v1/namespaces/${es}`);
+  const works = ns
+    ? await set.host.list<KubeObject>(`/apis/work.karmada.io/v1alpha1/namespaces/${es}/works`)
+    : [];
+  const events = (await set.host.list<KubeEvent>('/api/v1/namespaces/default/events')).filter(
+    (e) => e.involvedObject.name === name,
+  );
+  const logs = manager.logs().filter((l) => l.includes(name) || l.includes('"level":50'));
+  return JSON.stringify(
+    {
+      cluster: cluster && { metadata: cluster.metadata, status: cluster.status },
+      namespace: ns && { metadata: ns.metadata, status: ns.status },
+      works: works.map((w) => w.metadata),
+      events: events.map((e) => `${e.type} ${e.reason}: ${e.message}`),
+      logs: logs.slice(-30),
+    },
+    null,
+    1,
+  );
 }
 
 const ready = (c: ClusterObject | undefined) => c?.status?.conditions?.find((x) => x.type === 'Ready');
@@ -189,6 +215,8 @@ describe('Cluster lifecycle', () => {
     await waitFor(`Cluster ${m2.name} gone`, async () => !(await set.host.get(`${CLUSTERS}/${m2.name}`)), {
       timeoutMs: 90_000,
       intervalMs: 250,
+    }).catch(async (error: Error) => {
+      throw new Error(`${error.message}\n${await removalState(set, manager, m2.name)}`);
     });
     const removalMs = Date.now() - started;
     console.log(`[cluster-removal] ${m2.name} removed in ${(removalMs / 1000).toFixed(1)} s`);

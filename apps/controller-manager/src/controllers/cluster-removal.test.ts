@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planClusterRemoval } from './cluster-removal.js';
+import { planClusterRemoval, targetsTerminatingCluster } from './cluster-removal.js';
 import { cluster } from './testing/fixtures.js';
 
 const DELETED_AT = Date.parse('2026-01-02T00:00:00Z');
@@ -48,5 +48,14 @@ describe('planClusterRemoval', () => {
       kind: 'remove-finalizer',
       finalizers: undefined,
     });
+  });
+});
+
+describe('targetsTerminatingCluster', () => {
+  it('is true only for a binding whose spec.clusters names a cluster being deleted', () => {
+    const clusters = [cluster('member1'), cluster('member2', { deleting: true })];
+    expect(targetsTerminatingCluster({ spec: { clusters: [{ name: 'member2' }] } }, clusters)).toBe(true);
+    expect(targetsTerminatingCluster({ spec: { clusters: [{ name: 'member1' }] } }, clusters)).toBe(false);
+    expect(targetsTerminatingCluster({ spec: {} }, clusters)).toBe(false);
   });
 });

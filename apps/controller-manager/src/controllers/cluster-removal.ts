@@ -69,3 +69,16 @@ export function bindingTargets(
 ): boolean {
   return binding.spec?.clusters?.some((c) => c.name === cluster) ?? false;
 }
+
+/**
+ * Whether a binding targets a cluster that is being removed: Karmada's scheduler schedules such a binding again
+ * whatever its other triggers say (HasTerminatingTargetClusters), so the removal is not left waiting on it.
+ */
+export function targetsTerminatingCluster(
+  binding: { readonly spec?: { readonly clusters?: readonly { readonly name: string }[] | undefined } },
+  clusters: readonly { readonly metadata: { readonly name?: string; readonly deletionTimestamp?: string } }[],
+): boolean {
+  return clusters.some(
+    (c) => c.metadata.deletionTimestamp !== undefined && bindingTargets(binding, c.metadata.name ?? ''),
+  );
+}

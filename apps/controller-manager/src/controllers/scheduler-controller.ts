@@ -9,6 +9,7 @@ import { eventSink } from '../events.js';
 import type { Binding } from './binding.js';
 import { type AnyBinding, bindingKey, enqueueBindings, parseBindingKey } from './binding-keys.js';
 import { clusterChangeCanMovePlacements } from './cluster-change.js';
+import { targetsTerminatingCluster } from './cluster-removal.js';
 import { placementProblems } from './placement-problems.js';
 import { afterSchedulePatch, schedulePatch, scheduleStatusUpdate } from './schedule-writes.js';
 import { scheduleBinding } from './scheduler.js';
@@ -28,8 +29,9 @@ export function schedulerController(ctx: ManagerContext): QueueController {
     reconcile: async (key, signal) => {
       const { gvr, namespace, name } = parseBindingKey(key);
       const binding = await reader.get<AnyBinding>(gvr, { namespace, name }, { signal });
-      if (!binding || binding.metadata.deletionTimestamp || !schedulingNeeded(binding)) return;
+      if (!binding || binding.metadata.deletionTimestamp) return;
       const clusters = await reader.list<Cluster & KubeObject>(KarmadaResources.Cluster, { signal });
+      if (!schedulingNeeded(binding) && !targetsTerminatingCluster(binding, clusters)) return;
       const result = scheduleBinding(binding, clusters);
       const patch = schedulePatch(binding, result);
       let scheduled: Readonly<Binding> = binding;
