@@ -263,7 +263,9 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
           });
         }
       }
-      const next = appliedCondition(outcomes, work.metadata.generation);
+      // Without observedGeneration, as Karmada's Applied condition: with it, every Work generation cost a status
+      // write even when the outcome was the same (one more write per change under churn).
+      const next = appliedCondition(outcomes);
       if (conditionChanged(findCondition(work.status?.conditions, next.type), next)) {
         const conditions = setCondition(
           work.status?.conditions,

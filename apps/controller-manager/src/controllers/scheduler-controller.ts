@@ -42,10 +42,7 @@ export function schedulerController(ctx: ManagerContext): QueueController {
           {
             type: 'merge',
             patch: {
-              metadata: {
-                resourceVersion: binding.metadata.resourceVersion,
-                annotations: { [AppliedPlacementAnnotation]: patch.appliedPlacement },
-              },
+              metadata: { annotations: { [AppliedPlacementAnnotation]: patch.appliedPlacement } },
               spec: { clusters: patch.clusters },
             },
           },
