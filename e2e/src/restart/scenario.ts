@@ -11,6 +11,7 @@ import { adminIdentity, installCrds, joinMember, kubeconfigIdentity } from '../k
 import { formatProgress, seed } from '../load/seed.js';
 import { namespaceOf, workloadName } from '../load/workloads.js';
 import { type ManagerProcess, metricValue, startManager } from '../manager/manager-process.js';
+import { countFirstPropagation, type FirstPropagation } from './first-propagation.js';
 import { createPolicies } from './policies.js';
 
 export type Strategy = 'block-reads' | 'gate-start' | 'fallback';
@@ -232,6 +233,20 @@ export async function startSteadyManager(
   timeoutMs: number,
   logDir?: string,
 ): Promise<ManagerProcess> {
+  return (await propagateOnce(set, strategy, timeoutMs, logDir)).manager;
+}
+
+/**
+ * Starts a manager for the load and waits until it has propagated everything and every queue has drained (the
+ * "before" state); returns it with what the first propagation cost, from the audit log.
+ */
+export async function propagateOnce(
+  set: LoadedSet,
+  strategy: Strategy,
+  timeoutMs: number,
+  logDir?: string,
+): Promise<{ manager: ManagerProcess; firstPropagation: FirstPropagation }> {
+  const since = Date.now();
   let starts = 0;
   const start = () =>
     startManager({
@@ -261,7 +276,61 @@ export async function startSteadyManager(
     );
     m = await start();
   });
-  return m;
+  // Killed with work left in a queue, the manager would leave its last writes to the next one, where they would
+  // count as restart writes.
+  await waitDrained(m, timeoutMs);
+  await auditBarrier(set.host);
+  const firstPropagation = await countFirstPropagation(
+    set.host.auditLogPath!,
+    set.host.managerUser,
+    since,
+    Date.now(),
+    set.workloads,
+  );
+  return { manager: m, firstPropagation };
+}
+
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection', 'apply']);
+/** How long the manager must have sent no write (besides its Lease) for its work to count as done. */
+const QUIET_MS = 2_000;
+
+/** The manager's own count of the writes it sent to any cluster, leader election's Lease renewals excepted. */
+function writesSent(metrics: string): number {
+  let sum = 0;
+  for (const line of metrics.split('\n')) {
+    if (!line.startsWith('rest_client_requests_total{') || line.includes('leases"')) continue;
+    const verb = /verb="([^"]+)"/.exec(line)?.[1];
+    if (verb !== undefined && WRITE_VERBS.has(verb)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+/**
+ * Waits until every controller's queue is empty with nothing in flight (the manager's workqueue_depth and
+ * workqueue_longest_running_processor_seconds, over every queue) and the manager has sent no write for QUIET_MS,
+ * which also covers a key waiting out a retry delay.
+ */
+export async function waitDrained(manager: ManagerProcess, timeoutMs: number): Promise<void> {
+  let lastWrites = -1;
+  let quietSince = Date.now();
+  await waitFor(
+    'every work queue drained and no write for 2 s',
+    async () => {
+      const text = await manager.metrics();
+      const writes = writesSent(text);
+      const now = Date.now();
+      if (writes !== lastWrites) {
+        lastWrites = writes;
+        quietSince = now;
+      }
+      const idle =
+        metricValue(text, 'workqueue_depth') === 0 &&
+        metricValue(text, 'workqueue_longest_running_processor_seconds') === 0;
+      if (!idle) quietSince = now;
+      return idle && now - quietSince >= QUIET_MS;
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
 }
 
 /** How many managers the first propagation may go through before it gives up. */
@@ -364,12 +433,8 @@ export async function measureRestart(
       },
       { timeoutMs: scaled(set.workloads, 600_000, 10), intervalMs: 100 },
     );
-    // Let the start-up backlog drain: every queue empty for a moment.
-    await waitFor(
-      'the work queues to drain',
-      async () => metricValue(await manager.metrics(), 'workqueue_depth') === 0,
-      { timeoutMs: scaled(set.workloads, 600_000, 20), intervalMs: 200 },
-    );
+    // Let the start-up backlog drain, so the next restart starts from a manager with nothing left to do.
+    await waitDrained(manager, scaled(set.workloads, 600_000, 20));
   } catch (error) {
     sampler.stop();
     throw new RestartMeasurementError(strategy, kind, manager, error, await diagnostics(manager));
