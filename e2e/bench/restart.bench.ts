@@ -110,7 +110,7 @@ try {
   const table = markdownTable(plain, floor);
   await writeFile(
     `${base}.md`,
-    `${table}\n\n${floorNote(floor)}\n\nFirst propagation (${Math.round(first.firstPropagation.durationMs / 1000)} s until every queue drained), host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
+    `${table}\n\n${floorNote(floor)}\n\n${changePaths(plain)}\n\nFirst propagation (${Math.round(first.firstPropagation.durationMs / 1000)} s until every queue drained), host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
   );
   if (failures.length > 0) await writeFile(`${base}.failures.txt`, `${failures.join('\n\n')}\n`);
   await writeFile(`${base}.svg`, svgChart(plain, workloads));
@@ -121,6 +121,20 @@ try {
   }
 } finally {
   await set.down();
+}
+
+/** Each restart's change path: ms after the change at which each stage first wrote for it. */
+function changePaths(rows: readonly Omit<RestartRow, 'detail'>[]): string {
+  return [
+    'Path of the change made after each restart (ms after the change when each stage first wrote for it):',
+    '',
+    ...rows.map(
+      (r) =>
+        `- ${r.strategy} ${r.restart === 'failover' ? 'fail-over' : r.restart}: ${Object.entries(r.changePath)
+          .map(([stage, ms]) => `${stage} ${ms}`)
+          .join(', ')}; reached every member ${r.changePropagatedMs}`,
+    ),
+  ].join('\n');
 }
 
 /** The faster of the two floors: the soonest any client could hold every cached host object. */

@@ -11,6 +11,7 @@ import { adminIdentity, installCrds, joinMember, kubeconfigIdentity } from '../k
 import { formatProgress, seed } from '../load/seed.js';
 import { namespaceOf, workloadName } from '../load/workloads.js';
 import { type ManagerProcess, metricValue, startManager } from '../manager/manager-process.js';
+import { type ChangePath, changePath } from './change-path.js';
 import { countFirstPropagation, type FirstPropagation } from './first-propagation.js';
 import { createPolicies } from './policies.js';
 
@@ -41,6 +42,11 @@ export interface RestartRow {
    * near the Lease renew deadline, the leader steps down.
    */
   readonly peakEventLoopDelayMs: number;
+  /**
+   * The post-restart change's path: when each stage (detector, scheduler, binding-controller, each member) first
+   * wrote for it, in ms after the change.
+   */
+  readonly changePath: ChangePath;
   /** Verb + resource of every direct read and write seen (for the report). */
   readonly detail: Readonly<Record<string, number>>;
 }
@@ -387,6 +393,7 @@ export async function measureRestart(
   let firstReconcileMs: number;
   let changePropagatedMs: number;
   let changed: string;
+  let changeAt: number;
   try {
     livezMs = await manager.livezMs();
     // A change made as soon as the caches have synced, when the start-up backlog is largest: it arrives by watch,
@@ -395,7 +402,7 @@ export async function measureRestart(
     changed = workloadName(set.workloads - 1);
     const ns = namespaceOf(set.workloads - 1, set);
     const replicas = 7 + (Date.now() % 10);
-    const changeAt = Date.now();
+    changeAt = Date.now();
     const patch = await adminRequest(
       adminIdentity(set.host),
       'PATCH',
@@ -442,7 +449,9 @@ export async function measureRestart(
   const peaks = sampler.stop();
   await auditBarrier(set.host);
   const events = await readAuditLog(set.host.auditLogPath!, { user: set.host.managerUser, since });
+  const path = await changePath(events, set.members, changed, changeAt);
   const row = summarize(strategy, kind, set.workloads, events, changed, {
+    changePath: path,
     livezMs,
     readyzMs,
     firstReconcileMs,
