@@ -1,5 +1,5 @@
 // The path a change made after a restart takes, from the audit logs: when each stage first wrote for it, in ms
-// after the change. detector: the binding updated; scheduler: the binding's schedule or status; binding-controller:
+// after the change. leader (fail-over only): the standby took the Lease; detector: the binding updated; scheduler: the binding's schedule or status; binding-controller:
 // a Work; execution-controller: the Deployment in each member. A stage that did not need to write is absent.
 import { type ClassifiedEvent, readAuditLog } from '../audit/audit-log.js';
 import type { ClusterInfo } from '../cluster/provider.js';
@@ -33,10 +33,21 @@ export async function changePath(
   members: readonly ClusterInfo[],
   changed: string,
   changeAt: number,
+  failover = false,
 ): Promise<ChangePath> {
   const after = hostEvents.filter((e) => Date.parse(e.requestReceivedTimestamp) >= changeAt);
   const binding = `${changed}-deployment`;
   const stages: [string, number | undefined][] = [
+    // After a fail-over nothing can happen before the standby takes the Lease: its first Lease write (a standby
+    // reads the Lease from its cache and writes it only to take it; the dead leader writes nothing more).
+    ...(failover
+      ? [
+          ['leader', firstWrite(after, (e) => e.objectRef?.resource === 'leases')] as [
+            string,
+            number | undefined,
+          ],
+        ]
+      : []),
     [
       'detector',
       firstWrite(after, (e) => e.objectRef?.resource === 'resourcebindings' && e.objectRef.name === binding),

@@ -339,6 +339,9 @@ export async function waitDrained(manager: ManagerProcess, timeoutMs: number): P
   );
 }
 
+/** Post-restart changes made so far by this process: each sets a replica count the one before did not. */
+let changes = 0;
+
 /** How many managers the first propagation may go through before it gives up. */
 const MAX_PROPAGATION_STARTS = 5;
 
@@ -401,7 +404,8 @@ export async function measureRestart(
     // Bump one workload's replicas and time until every member has it.
     changed = workloadName(set.workloads - 1);
     const ns = namespaceOf(set.workloads - 1, set);
-    const replicas = 7 + (Date.now() % 10);
+    // Never the value the previous restart set: an unchanged template would need no write and "propagate" at once.
+    const replicas = 7 + (changes++ % 10);
     changeAt = Date.now();
     const patch = await adminRequest(
       adminIdentity(set.host),
@@ -449,7 +453,7 @@ export async function measureRestart(
   const peaks = sampler.stop();
   await auditBarrier(set.host);
   const events = await readAuditLog(set.host.auditLogPath!, { user: set.host.managerUser, since });
-  const path = await changePath(events, set.members, changed, changeAt);
+  const path = await changePath(events, set.members, changed, changeAt, kind === 'failover');
   const row = summarize(strategy, kind, set.workloads, events, changed, {
     changePath: path,
     livezMs,
