@@ -15,6 +15,8 @@ export interface FirstPropagation {
   readonly totalWrites: number;
   readonly totalConflicts: number;
   readonly directReads: number;
+  /** Direct reads by `<verb> <resource> (<source>)`, with `+continue` for a continued list. */
+  readonly directReadDetail: Readonly<Record<string, number>>;
 }
 
 function resourceKey(e: AuditEvent): string {
@@ -32,6 +34,7 @@ export async function countFirstPropagation(
 ): Promise<FirstPropagation> {
   const writes: Record<string, number> = {};
   const conflicts: Record<string, number> = {};
+  const directReadDetail: Record<string, number> = {};
   const seen = new Set<string>();
   let totalWrites = 0;
   let totalConflicts = 0;
@@ -57,7 +60,13 @@ export async function countFirstPropagation(
     if (seen.has(event.auditID)) continue;
     seen.add(event.auditID);
     const c = classify(event);
-    if (c === 'direct-get' || c === 'direct-list') directReads++;
+    if (c === 'direct-get' || c === 'direct-list') {
+      directReads++;
+      const source = /\(([^)]+)\)\s*$/.exec(event.userAgent ?? '')?.[1] ?? '?';
+      const continued = event.requestURI.includes('continue=') ? '+continue' : '';
+      const key = `${event.verb}${continued} ${resourceKey(event)} (${source})`;
+      directReadDetail[key] = (directReadDetail[key] ?? 0) + 1;
+    }
     if (c !== 'write') continue;
     const key = `${event.verb} ${resourceKey(event)}`;
     writes[key] = (writes[key] ?? 0) + 1;
@@ -75,6 +84,7 @@ export async function countFirstPropagation(
     totalWrites,
     totalConflicts,
     directReads,
+    directReadDetail,
   };
 }
 

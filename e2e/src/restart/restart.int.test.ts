@@ -37,7 +37,7 @@ describe(`restart in front of ${WORKLOADS} workloads`, () => {
   }, 1_200_000);
 
   it('first propagation: no direct reads, no write refused with 409', () => {
-    expect(first.directReads).toBe(0);
+    expect(first.directReads, JSON.stringify(first.directReadDetail)).toBe(0);
     expect(first.totalConflicts, JSON.stringify(first.conflicts)).toBe(0);
     // Every workload got at least its binding and a Work per member.
     expect(first.totalWrites).toBeGreaterThan(3 * WORKLOADS);
