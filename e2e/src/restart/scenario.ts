@@ -365,12 +365,28 @@ export async function measureRestart(
       nodeArgs: nodeArgs(set.workloads),
       logPath: logDir && join(logDir, `restart-${set.workloads}-${strategy}-${kind}.log`),
     });
-  const ready = async (m: ManagerProcess): Promise<number> =>
-    waitFor(
-      'the new manager to be ready',
-      async () => ((await m.readyz()).status === 200 ? Date.now() - m.startedAt : undefined),
-      { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
-    );
+  // A manager that never gets ready (it exited, e.g. after losing its Lease on a saturated machine) is a failed
+  // measurement the bench reports and goes on from, like any other missed deadline.
+  const ready = async (m: ManagerProcess): Promise<number> => {
+    let ms: number;
+    try {
+      ms = await waitFor(
+        'the new manager to be ready',
+        async () => {
+          if (m.hasExited()) return -1;
+          return (await m.readyz()).status === 200 ? Date.now() - m.startedAt : undefined;
+        },
+        { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
+      );
+    } catch (error) {
+      throw new RestartMeasurementError(strategy, kind, m, error, await diagnostics(m));
+    }
+    if (ms < 0) {
+      const cause = new Error('the new manager exited before it was ready');
+      throw new RestartMeasurementError(strategy, kind, m, cause, await diagnostics(m));
+    }
+    return ms;
+  };
   let manager: ManagerProcess;
   let since: number;
   let readyzMs: number;
@@ -381,7 +397,10 @@ export async function measureRestart(
     since = Date.now();
     manager = await start(previous.identity === STANDBY_IDENTITY ? IDENTITY : STANDBY_IDENTITY);
     sampler = processSampler(manager);
-    readyzMs = await ready(manager);
+    readyzMs = await ready(manager).catch((error: unknown) => {
+      sampler.stop();
+      throw error;
+    });
     reconcileFrom = Date.now();
     await previous.stop('SIGKILL');
   } else {
@@ -389,7 +408,10 @@ export async function measureRestart(
     since = Date.now();
     manager = await start(IDENTITY);
     sampler = processSampler(manager);
-    readyzMs = await ready(manager);
+    readyzMs = await ready(manager).catch((error: unknown) => {
+      sampler.stop();
+      throw error;
+    });
     reconcileFrom = manager.startedAt;
   }
   let livezMs: number;
