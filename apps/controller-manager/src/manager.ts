@@ -12,8 +12,11 @@ import {
   FallbackCacheReader,
   InformerManager,
   MultiClusterInformerManager,
+  MutationCache,
   type RateLimitOptions,
   type Reader,
+  readYourWritesReader,
+  recordingWriter,
   staticEndpoint,
   Writer,
 } from '@warmstart/informer-cache';
@@ -190,10 +193,14 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
     informers: informerDefaults,
   });
   const cacheReader = new CacheReader(host, { timeoutMs: options.cacheSyncTimeoutMs });
-  const baseReader: Reader =
+  // Every host controller reads its own (and the others') writes before the informers deliver them.
+  const ownWrites = new MutationCache(host);
+  const baseReader: Reader = readYourWritesReader(
     strategy.reads === 'fall-back-to-api-server'
       ? new FallbackCacheReader(host, cacheReader, { source: 'fallback-reader' })
-      : cacheReader;
+      : cacheReader,
+    ownWrites,
+  );
 
   let elector: LeaderElector | undefined;
   const leading = options.leaderElect ? undefined : new Gate('leader:disabled');
@@ -231,7 +238,8 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
     host,
     members,
     reader: (controller) => countingReader(baseReader, host, () => controller.readerWaited()),
-    writer: (source: string): WriteClient => fencedWriter(new Writer(transport, { source }), isLeader),
+    writer: (source: string): WriteClient =>
+      recordingWriter(fencedWriter(new Writer(transport, { source }), isLeader), ownWrites),
     isLeader,
   };
   // Controllers register every informer they need in their constructors: before anything starts.

@@ -15,6 +15,7 @@ import {
 import {
   type InformerManager,
   type Logger,
+  type MutationCache,
   type Reader,
   type ResourceEventHandler,
   silentLogger,
@@ -28,6 +29,7 @@ import { bindingHandler, policyHandler, templateHandler } from './event-handlers
 import type { EventSink } from './events.js';
 import { encodeTemplateKey } from './keys.js';
 import { isLazy } from './lazy-activation.js';
+import { withOwnWrites } from './own-writes.js';
 import type { PolicyKind } from './policy-kinds.js';
 import { PolicyReconciler, unknownKindsOf } from './policy-reconciler.js';
 import type { ReplicaInterpretation } from './replicas.js';
@@ -84,6 +86,11 @@ export interface ResourceDetectorOptions {
   readonly featureGates?: DetectorFeatureGates | undefined;
   /** Replica interpretation for kinds beyond Deployment, StatefulSet, Job and Pod. */
   readonly interpretReplicas?: ((template: KubeObject) => ReplicaInterpretation | undefined) | undefined;
+  /**
+   * Where the detector's writes are laid over its reads until the informers catch up: a MutationCache shared with
+   * other controllers, a cache of its own (default), or false when `reader` and `writer` already do this.
+   */
+  readonly readYourWrites?: MutationCache | false | undefined;
 }
 
 /** One queue's state for the dashboard. */
@@ -131,7 +138,8 @@ export class ResourceDetector {
   #discoveryLoop: Promise<void> | undefined;
 
   /** Throws InvalidFlagError for a malformed skip flag. */
-  constructor(options: ResourceDetectorOptions) {
+  constructor(given: ResourceDetectorOptions) {
+    const options = withOwnWrites(given);
     this.#o = options;
     this.#logger = options.logger ?? silentLogger;
     this.#skippedApis = parseSkippedPropagatingApis(options.skippedPropagatingApis ?? '');
