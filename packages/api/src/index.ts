@@ -53,6 +53,7 @@ export {
 } from './crds.js';
 export type { GroupVersionResource } from './gvr.js';
 export { apiVersionOf, BuiltinResources, KarmadaResources } from './gvr.js';
+export { fnv32a } from './hash.js';
 export type {
   Condition,
   KubeObject,
