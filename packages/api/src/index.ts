@@ -42,11 +42,13 @@ export type {
 } from './crd-types.js';
 export {
   clusterCrd,
+  clusterOverridePolicyCrd,
   clusterPropagationPolicyCrd,
   clusterResourceBindingCrd,
   crdFileName,
   crds,
   crdYaml,
+  overridePolicyCrd,
   propagationPolicyCrd,
   resourceBindingCrd,
   workCrd,
@@ -80,6 +82,22 @@ export {
   isReservedNamespace,
   workName,
 } from './names.js';
+export type {
+  ClusterOverridePolicy,
+  CommandArgsOverrider,
+  FieldOverrider,
+  FieldPatchOperation,
+  ImageComponent,
+  ImageOverrider,
+  ImagePredicate,
+  LabelAnnotationOverrider,
+  OverridePolicy,
+  OverriderOperator,
+  Overriders,
+  OverrideSpec,
+  PlaintextOverrider,
+  RuleWithCluster,
+} from './override.js';
 export type {
   ActivationPreference,
   ApplicationFailoverBehavior,
