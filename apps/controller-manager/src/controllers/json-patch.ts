@@ -21,7 +21,16 @@ type Container = Record<string, unknown> | unknown[];
 
 /** The document after the operations, applied in order; throws JsonPatchError. */
 export function applyJsonPatch(document: unknown, operations: readonly PatchOperation[]): unknown {
-  let doc = structuredClone(document);
+  return applyJsonPatchInPlace(structuredClone(document), operations);
+}
+
+/**
+ * As applyJsonPatch, but changes `document` itself (returning the new root, which differs only for a whole-document
+ * operation): for a caller that owns its copy, so a chain of overriders does not copy the object at every step.
+ * On an error the document may be partly patched.
+ */
+export function applyJsonPatchInPlace(document: unknown, operations: readonly PatchOperation[]): unknown {
+  let doc = document;
   for (const operation of operations) doc = applyOne(doc, operation);
   return doc;
 }

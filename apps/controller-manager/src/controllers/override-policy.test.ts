@@ -87,6 +87,10 @@ describe('applyOverridePolicies', () => {
     expect(applyOverridePolicies(role, member1, [], [local]).object.metadata.labels).toBeUndefined();
   });
 
+  it('returns the template itself, uncopied, for a cluster no rule targets', () => {
+    expect(applyOverridePolicies(deployment, member2, [], [registry]).object).toBe(deployment);
+  });
+
   it('does not change its input', () => {
     applyOverridePolicies(deployment, member1, [], [registry]);
     expect(image(deployment)).toBe('nginx:1.27');

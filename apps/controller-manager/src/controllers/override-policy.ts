@@ -19,7 +19,7 @@ import {
 import { ImplicitPriority, implicitPriority, resourceMatchesSelectors } from '@warmstart/detector';
 import { clusterMatchesAffinity } from './cluster-affinity.js';
 import { formatImage, parseImage, setTagOrDigest } from './image-reference.js';
-import { applyJsonPatch, type PatchOperation } from './json-patch.js';
+import { applyJsonPatchInPlace, type PatchOperation } from './json-patch.js';
 
 /** An override that cannot be applied to the object: the Work is not built, and the binding reports why. */
 export class OverrideApplyError extends Error {
@@ -106,7 +106,19 @@ export function applyOverridePolicies(
   overridePolicies: readonly OverridePolicy[],
 ): OverrideResult {
   const clusterName = cluster.metadata.name ?? '';
-  let object: UnstructuredObject = structuredClone(template);
+  const cops = matchingOverriders(clusterOverridePolicies, template, cluster);
+  const namespace = template.metadata.namespace ?? '';
+  const ops =
+    namespace === ''
+      ? []
+      : matchingOverriders(
+          overridePolicies.filter((p) => p.metadata.namespace === namespace),
+          template,
+          cluster,
+        );
+  // Most clusters of most templates have nothing to apply: no copy then.
+  if (cops.length === 0 && ops.length === 0) return { object: template, annotations: {} };
+  let object: UnstructuredObject = template;
   const annotations: Record<string, string> = {};
   const apply = (items: readonly PolicyOverriders[], display: (p: PolicyOverriders) => string): void => {
     for (const item of items) {
@@ -117,16 +129,10 @@ export function applyOverridePolicies(
       }
     }
   };
-  const cops = matchingOverriders(clusterOverridePolicies, template, cluster);
   apply(cops, (p) => p.name);
   if (cops.length > 0) annotations[Annotations.AppliedClusterOverrides] = appliedOverridesJson(cops);
-  const namespace = template.metadata.namespace ?? '';
-  if (namespace !== '') {
-    const local = overridePolicies.filter((p) => p.metadata.namespace === namespace);
-    const ops = matchingOverriders(local, template, cluster);
-    apply(ops, (p) => `${p.namespace}/${p.name}`);
-    if (ops.length > 0) annotations[Annotations.AppliedOverrides] = appliedOverridesJson(ops);
-  }
+  apply(ops, (p) => `${p.namespace}/${p.name}`);
+  if (ops.length > 0) annotations[Annotations.AppliedOverrides] = appliedOverridesJson(ops);
   return { object, annotations };
 }
 
@@ -135,9 +141,10 @@ export function applyOverriders(
   object: UnstructuredObject,
   overriders: Readonly<Overriders>,
 ): UnstructuredObject {
-  let current = object;
+  // One copy, patched in place: the caller's object is never changed, even by an overrider that fails.
+  let current: UnstructuredObject = structuredClone(object);
   const patch = (ops: readonly PatchOperation[]): void => {
-    current = applyJsonPatch(current, ops) as UnstructuredObject;
+    current = applyJsonPatchInPlace(current, ops) as UnstructuredObject;
   };
   for (const o of overriders.imageOverrider ?? []) patch(imagePatches(current, o));
   for (const o of overriders.commandOverrider ?? []) patch(commandArgsPatches('command', current, o));
@@ -258,7 +265,7 @@ function overrideCommandArgs(
 
 /**
  * A labels or annotations overrider (applyLabelAnnotationOverriders): remove and replace touch only keys that are
- * there; add creates the map when it is missing.
+ * there; add creates the map when it is missing. Changes `object`'s maps in place: pass a copy you own.
  */
 export function labelAnnotationPatch(
   object: UnstructuredObject,
@@ -277,7 +284,7 @@ export function labelAnnotationPatch(
     if (overrider.operator !== 'add' && !Object.hasOwn(map() ?? {}, key)) continue;
     ops.push({ op: overrider.operator, path: `/metadata/${field}/${key.replaceAll('/', '~1')}`, value });
   }
-  return ops.length === 0 ? current : (applyJsonPatch(current, ops) as UnstructuredObject);
+  return ops.length === 0 ? current : (applyJsonPatchInPlace(current, ops) as UnstructuredObject);
 }
 
 /**
