@@ -16,7 +16,8 @@ import {
   WORKS_BY_BINDING,
   worksByBinding,
 } from './binding-keys.js';
-import { desiredWorks, orphanWorks, workNeedsUpdate } from './work-builder.js';
+import { readOverrides, watchOverridePolicies } from './override-policy-cache.js';
+import { desiredWorks, orphanWorks, type WorkOverrides, workNeedsUpdate } from './work-builder.js';
 import { workMergePatch } from './work-patch.js';
 
 export const BINDING_CONTROLLER = 'binding';
@@ -77,7 +78,8 @@ export function bindingControllers(ctx: ManagerContext): QueueController[] {
     );
     if (!template) return; // the template is gone; the garbage collector removes the binding
     try {
-      await syncWorks(key, binding, template, existing, signal);
+      const overrides = await readOverrides(reader, binding.spec.resource.namespace, signal);
+      await syncWorks(key, binding, template, existing, overrides, signal);
     } catch (error) {
       // A conflict is retried at once and says nothing about the binding: only real failures are reported.
       if (!signal.aborted && (error as { code?: number }).code !== 409) {
@@ -99,9 +101,15 @@ export function bindingControllers(ctx: ManagerContext): QueueController[] {
     binding: Readonly<AnyBinding>,
     template: Readonly<KubeObject>,
     existing: readonly Readonly<Work & KubeObject>[],
+    overrides: WorkOverrides,
     signal: AbortSignal,
   ): Promise<void> {
-    const desired = desiredWorks({ binding, template: template as never, existingWorks: existing });
+    const desired = desiredWorks({
+      binding,
+      template: template as never,
+      existingWorks: existing,
+      overrides,
+    });
     if (desired.kind === 'Invalid') throw new Error(`cannot build Works for ${key}: ${desired.message}`);
     for (const work of desired.works) {
       const current = existing.find(
@@ -173,6 +181,7 @@ export function bindingControllers(ctx: ManagerContext): QueueController[] {
   const handler = { name: BINDING_CONTROLLER, ...enqueueBindings(enqueue) };
   ctx.host.forResource(KarmadaResources.ResourceBinding, handler);
   ctx.host.forResource(KarmadaResources.ClusterResourceBinding, handler);
+  watchOverridePolicies(ctx.host, BINDING_CONTROLLER, enqueue);
   // A Work changed or deleted behind our back is put right by reconciling its binding.
   const enqueueOwner = (w: KubeObject, initial = false): void => {
     for (const k of worksByBinding(w)) enqueue(k, initial);
