@@ -50,26 +50,29 @@ log "capabilities missing from the bounding set: ${missing_caps[*]:-none}"
 
 want_wrapper=$(cat <<SH
 #!/bin/sh
-# warmstart: drops capabilities the host cannot grant ($drop_json) from an OCI bundle, then runs runc.
-bundle=""; prev=""
+# warmstart: drops capabilities the host cannot grant ($drop_json) from what runc is asked to start (the
+# bundle's config.json for create/run, the --process file for exec), then runs runc.
+bundle=""; process=""; prev=""
 for a in "\$@"; do
-  [ "\$prev" = "--bundle" ] || [ "\$prev" = "-b" ] && bundle="\$a"
-  case "\$a" in --bundle=*) bundle="\${a#--bundle=}" ;; esac
+  case "\$prev" in --bundle|-b) bundle="\$a" ;; --process|-p) process="\$a" ;; esac
+  case "\$a" in --bundle=*) bundle="\${a#--bundle=}" ;; --process=*) process="\${a#--process=}" ;; esac
   prev="\$a"
 done
+drop() { # FILE JQ-PATH-TO-CAPABILITIES
+  [ -f "\$1" ] || return 0
+  tmp="\$1.warmstart.\$\$"
+  jq --argjson drop '$drop_json' \
+    "if \$2 then \$2 |= with_entries(.value |= map(select(. as \\\$c | \\\$drop | index(\\\$c) | not))) else . end" \
+    "\$1" > "\$tmp" && mv "\$tmp" "\$1"
+}
 case " \$* " in
-  *" create "*|*" run "*)
-    cfg="\${bundle:-.}/config.json"
-    if [ -f "\$cfg" ]; then
-      tmp="\$cfg.warmstart.\$\$"
-      jq --argjson drop '$drop_json' \
-        'if .process.capabilities then .process.capabilities |= with_entries(.value |= map(select(. as \$c | \$drop | index(\$c) | not))) else . end' \
-        "\$cfg" > "\$tmp" && mv "\$tmp" "\$cfg"
-    fi ;;
+  *" create "*|*" run "*) drop "\${bundle:-.}/config.json" .process.capabilities ;;
+  *" exec "*) [ -n "\$process" ] && drop "\$process" .capabilities ;;
 esac
 exec /usr/sbin/runc "\$@"
 SH
 )
+
 changed=0
 if [ "$(cat "$WRAPPER" 2>/dev/null)" != "$want_wrapper" ]; then
   printf '%s\n' "$want_wrapper" > "$WRAPPER"; chmod 755 "$WRAPPER"; changed=1

@@ -11,6 +11,7 @@ if [ "${WARMSTART_SKIP_CONTAINER_TESTS:-}" = "1" ]; then
 fi
 # shellcheck source=scripts/bootstrap.sh
 source scripts/bootstrap.sh
+export TESTCONTAINERS_RYUK_DISABLED=true
 sweep() {
   local kind_bin="${WARMSTART_KIND_BIN:-}"
   if [ -n "$kind_bin" ] && [ -x "$kind_bin" ]; then

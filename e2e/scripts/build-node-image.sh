@@ -131,8 +131,12 @@ docker exec "$builder" bash -c '
   set -e
   containerd >/var/log/containerd-build.log 2>&1 &
   for i in $(seq 1 100); do ctr version >/dev/null 2>&1 && break; sleep 0.2; done
-  ctr --namespace=k8s.io images import --label=io.cri-containerd.pinned=pinned --all-platforms --no-unpack --digests /images.tar >/dev/null
-  ctr --namespace=k8s.io images list -q | sort
+  ctr --namespace=k8s.io images import --all-platforms --no-unpack --digests /images.tar >/dev/null
+  # Pinned: the kubelet never garbage-collects them (nothing could pull them back).
+  for i in $(ctr --namespace=k8s.io images list -q); do
+    ctr --namespace=k8s.io images label "$i" io.cri-containerd.pinned=pinned >/dev/null
+  done
+  ctr --namespace=k8s.io images list -q | grep -v "^sha256:" | sort
   kill %1; wait || true
   rm -f /var/log/containerd-build.log
 ' >&2

@@ -138,7 +138,6 @@ export class ContainerProvider implements ClusterProvider {
           '--listen-client-urls=http://0.0.0.0:2379',
           `--advertise-client-urls=http://${etcdName}:2379`,
           '--unsafe-no-fsync=true',
-          '--log-level=warn',
         ])
         .withWaitStrategy(Wait.forLogMessage(/serving client traffic|ready to serve client requests/i))
         .start();
@@ -167,6 +166,8 @@ export class ContainerProvider implements ClusterProvider {
           .withLabels(labels)
           .withNetworkMode(backend)
           .withExposedPorts(6443)
+          // The default wait probes the port with a shell, which a FROM-scratch image lacks.
+          .withWaitStrategy(Wait.forLogMessage(/Serving securely on/))
           .withCopyContentToContainer(files)
           .withBindMounts([{ source: join(dir, 'logs'), target: '/var/log/kubernetes', mode: 'rw' }])
           .withEntrypoint(['/usr/local/bin/kube-apiserver'])

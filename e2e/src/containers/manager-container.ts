@@ -1,6 +1,6 @@
 // The manager image started with testcontainers on a container set's front network, the way deploy/ runs it:
 // non-root (the image's user), read-only root filesystem, probes and metrics on published ports.
-import { readFileSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { GenericContainer, type StartedTestContainer } from 'testcontainers';
 import type { ContainerCluster } from '../cluster/container-provider.js';
 import { E2E_LABEL } from '../cluster/docker.js';
@@ -28,16 +28,17 @@ export async function startManagerContainer(
   label: string,
   extraArgs: readonly string[] = [],
 ): Promise<StartedManager> {
+  // Ryuk would be pulled from a registry; the suites remove their containers by label instead.
+  process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
+  // The image's user (65532) must read it; it holds a throwaway test identity.
+  chmodSync(host.internalManagerKubeconfig, 0o644);
   const container = await new ManagerContainer(image)
     .readOnlyRootFilesystem()
     .withLabels({ [E2E_LABEL]: label })
     .withNetworkMode(network)
-    .withCopyContentToContainer([
-      {
-        content: readFileSync(host.internalManagerKubeconfig, 'utf8'),
-        target: '/etc/warmstart/kubeconfig',
-        mode: 0o644,
-      },
+    // A bind mount, as a Secret volume would be: nothing can be copied into a read-only root filesystem.
+    .withBindMounts([
+      { source: host.internalManagerKubeconfig, target: '/etc/warmstart/kubeconfig', mode: 'ro' },
     ])
     .withCommand([
       '--kubeconfig=/etc/warmstart/kubeconfig',
