@@ -108,6 +108,8 @@ write_node_files "$work/node/files" "$K8S_VERSION" "$PAUSE_IMAGE"
 for b in kubelet kubeadm kubectl; do cp "$NODE_BIN/$b" "$work/node/bin/"; done
 cat > "$work/node/Dockerfile" <<DOCKERFILE
 FROM ${BASE}
+# systemd stops cleanly on SIGRTMIN+3 (docker stop).
+STOPSIGNAL SIGRTMIN+3
 COPY files/ /
 COPY bin/ /usr/bin/
 RUN find /lib/systemd/system/sysinit.target.wants/ -name systemd-tmpfiles-setup.service -delete \
@@ -143,7 +145,6 @@ docker exec "$builder" bash -c '
 docker commit \
   --change 'ENTRYPOINT ["/usr/local/bin/entrypoint", "/sbin/init"]' \
   --change 'CMD []' \
-  --change 'STOPSIGNAL SIGRTMIN+3' \
   "$builder" "$TAG" >/dev/null
 docker rm -f "$builder" >/dev/null; builder=""
 docker rmi "${TAG}-noimages" "${BASE}-rootfs" >/dev/null 2>&1 || true

@@ -55,6 +55,21 @@ echo kind > /kind/product_name
 [ -f /kind/product_uuid ] || cat /proc/sys/kernel/random/uuid > /kind/product_uuid
 [ -f /sys/class/dmi/id/product_name ] && mount -o ro,bind /kind/product_name /sys/class/dmi/id/product_name
 [ -f /sys/class/dmi/id/product_uuid ] && mount -o ro,bind /kind/product_uuid /sys/class/dmi/id/product_uuid
+# Docker's embedded DNS answers on 127.0.0.11 inside this container only: a pod given this resolv.conf would
+# send queries to itself (CoreDNS detects the loop and exits). Serve it on the default gateway's address
+# instead, for the node and, through PREROUTING, for its pods.
+gw=$(ip -4 route show default | cut -d' ' -f3)
+if [ -n "$gw" ] && grep -q '127\.0\.0\.11' /etc/resolv.conf; then
+  for v in nft legacy; do
+    iptables-$v-save -t nat 2>/dev/null | grep -q DOCKER_OUTPUT || continue
+    iptables-$v-save -t nat \
+      | sed -e "s/-d 127\.0\.0\.11/-d $gw/g" \
+            -e 's/^-A OUTPUT \(.*\) -j DOCKER_OUTPUT$/&\n-A PREROUTING \1 -j DOCKER_OUTPUT/' \
+            -e "s/--to-source :53/--to-source $gw:53/g" \
+      | iptables-$v-restore
+  done
+  sed "s/127\.0\.0\.11/$gw/" /etc/resolv.conf > /kind/resolv.conf && cat /kind/resolv.conf > /etc/resolv.conf
+fi
 say "starting systemd"
 exec "$@"
 SH

@@ -86,6 +86,8 @@ export interface DeployOptions {
   readonly livenessProbe?: ProbeSettings | undefined;
   /** Replaces deploy/'s readiness probe; `null` removes it (Karmada's manifest has none). */
   readonly readinessProbe?: ProbeSettings | null | undefined;
+  /** Appended to deploy/'s arguments. */
+  readonly extraArgs?: readonly string[] | undefined;
 }
 
 type Manifest = { kind: string; metadata: { name: string }; spec?: Record<string, unknown> } & Record<
@@ -138,6 +140,7 @@ export function deployManifests(options: DeployOptions): Manifest[] {
     c.args = [
       ...c.args.filter((a) => !a.startsWith('--cache-sync-strategy=')),
       `--cache-sync-strategy=${options.strategy}`,
+      ...(options.extraArgs ?? []),
     ];
     if (options.livenessProbe) c.livenessProbe = probe(options.livenessProbe);
     if (options.readinessProbe === null) delete c.readinessProbe;

@@ -29,6 +29,14 @@ const KARMADA_LIVENESS = {
   failureThreshold: 3,
 } as const;
 
+/** As the local restart scenario: a first propagation costs about ten writes per workload; 40 qps is slow. */
+const QPS_ARGS = [
+  '--kube-api-qps=1000',
+  '--kube-api-burst=2000',
+  '--cluster-api-qps=1000',
+  '--cluster-api-burst=2000',
+];
+
 describe.skipIf(containerTestsSkipped())(
   `the manager image in a kind host cluster, ${WORKLOADS} workloads`,
   () => {
@@ -44,7 +52,7 @@ describe.skipIf(containerTestsSkipped())(
       const loaded = await prepareLoad(host, members.slice(0, 2), WORKLOADS);
       set = { ...loaded, host };
       await loadImage(env.kindBin, host, env.managerImage);
-      await applyManager(host, { image: env.managerImage, strategy: 'block-reads' });
+      await applyManager(host, { image: env.managerImage, strategy: 'block-reads', extraArgs: QPS_ARGS });
       pod = await waitManagerReady(host, 300_000);
       await waitPropagated(set, Math.max(600_000, WORKLOADS * 300));
     });
