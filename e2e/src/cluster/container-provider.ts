@@ -4,6 +4,7 @@
 // so the harness keeps its access during a partition) and `front` (every API server under its cluster name,
 // and the containers under test, e.g. the manager image). Ryuk cannot run here (no registry to pull it
 // from), so every container and network carries the E2E label and down() removes them; so does the next run.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -107,7 +108,20 @@ export class ContainerProvider implements ClusterProvider {
       })();
       return downPromise;
     };
-    const unregister = onSignalCleanup(down);
+    const unregisterSignals = onSignalCleanup(down);
+    // A test runner that exits on SIGINT without awaiting teardown: remove synchronously on the way out.
+    const onExit = (): void => {
+      const ids = spawnSync('docker', ['ps', '-aq', '--filter', `label=${label}`], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean);
+      if (ids.length > 0) spawnSync('docker', ['rm', '-f', '-v', ...ids], { timeout: 60_000 });
+      for (const n of networks) spawnSync('docker', ['network', 'rm', n], { timeout: 30_000 });
+    };
+    process.on('exit', onExit);
+    const unregister = (): void => {
+      unregisterSignals();
+      process.off('exit', onExit);
+    };
 
     try {
       const suffix = randomBytes(3).toString('hex');

@@ -2,7 +2,7 @@
 // (e2e/scripts/build-node-image.sh: no registry is reachable). Each cluster is one node with a Metadata-level
 // JSON audit log on the host, a manager identity of its own (a client certificate signed by the cluster's CA)
 // and an address its peers' pods can reach (the node's address on kind's docker network).
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -45,7 +45,10 @@ rules:
  * machines have it); no default CNI (the node image carries a bridge CNI config, so one node per cluster);
  * kube-proxy in iptables mode (the node image selects legacy iptables).
  */
-export function kindClusterConfig(hostDir: string): Record<string, unknown> {
+export function kindClusterConfig(
+  hostDir: string,
+  controllerManagerArgs: Readonly<Record<string, string>> = {},
+): Record<string, unknown> {
   return {
     kind: 'Cluster',
     apiVersion: 'kind.x-k8s.io/v1alpha4',
@@ -80,6 +83,9 @@ export function kindClusterConfig(hostDir: string): Record<string, unknown> {
                 },
               ],
             },
+            ...(Object.keys(controllerManagerArgs).length > 0
+              ? { controllerManager: { extraArgs: { ...controllerManagerArgs } } }
+              : {}),
           }),
           stringify({ kind: 'KubeletConfiguration', failCgroupV1: false }),
         ],
@@ -104,6 +110,12 @@ export interface KindProviderOptions {
   /** Create the clusters concurrently (default true: three fit the machine). */
   readonly parallel?: boolean | undefined;
   readonly log?: ((line: string) => void) | undefined;
+  /**
+   * kube-controller-manager flags per cluster name, e.g. members that only store what the manager propagates
+   * need no deployment or replicaset controller (Karmada's members would run them; here they would create
+   * thousands of pods that nothing runs).
+   */
+  readonly controllerManagerArgs?: ((clusterName: string) => Readonly<Record<string, string>>) | undefined;
 }
 
 export interface KindCluster extends ClusterInfo {
@@ -201,14 +213,26 @@ export class KindProvider implements ClusterProvider {
       })();
       return downPromise;
     };
-    const unregister = onSignalCleanup(down);
+    const unregisterSignals = onSignalCleanup(down);
+    // A test runner that exits on SIGINT without awaiting teardown: delete synchronously on the way out.
+    const onExit = (): void => {
+      for (const n of created) spawnSync(kindBin, ['delete', 'cluster', '--name', n], { timeout: 60_000 });
+    };
+    process.on('exit', onExit);
+    const unregister = (): void => {
+      unregisterSignals();
+      process.off('exit', onExit);
+    };
 
     const createOne = async (name: string): Promise<KindCluster> => {
       const kindName = `${KIND_CLUSTER_PREFIX}${name}`;
       const dir = join(workDir, name);
       await mkdir(join(dir, 'logs'), { recursive: true });
       await writeFile(join(dir, 'policy.yaml'), AUDIT_POLICY);
-      await writeFile(join(dir, 'kind.yaml'), stringify(kindClusterConfig(dir)));
+      await writeFile(
+        join(dir, 'kind.yaml'),
+        stringify(kindClusterConfig(dir, this.#options.controllerManagerArgs?.(name))),
+      );
       const adminKubeconfig = join(dir, 'admin.kubeconfig');
       const t0 = Date.now();
       created.add(kindName);

@@ -23,7 +23,16 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   if (containerTestsSkipped()) return undefined;
   const env = await ensureContainerEnv();
   const t0 = Date.now();
-  const set = await new KindProvider({ kindBin: env.kindBin, nodeImage: env.nodeImage }).up({
+  const set = await new KindProvider({
+    kindBin: env.kindBin,
+    nodeImage: env.nodeImage,
+    // The host runs the manager's Deployment, so it keeps every controller, with room for the load's
+    // ReplicaSets and (Pending) pods; members only store what is propagated to them.
+    controllerManagerArgs: (name) =>
+      name === 'host'
+        ? { 'kube-api-qps': '500', 'kube-api-burst': '1000' }
+        : { controllers: '*,-deployment-controller,-replicaset-controller' },
+  }).up({
     clusters: Number(process.env.WARMSTART_KIND_CLUSTERS ?? 3),
   });
   const upMs = Date.now() - t0;

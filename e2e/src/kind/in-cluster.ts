@@ -300,3 +300,47 @@ export async function probeEvents(host: KindCluster, pod: string): Promise<Probe
     killedForLiveness: sum((e) => e.reason === 'Killing' && e.message.includes('liveness')),
   };
 }
+
+/**
+ * Waits until the host's ReplicaSet controller has created every load workload's ReplicaSet and pods (they
+ * stay Pending: the load taint), so it is idle when a restart needs it to replace the manager's pod.
+ */
+export async function waitLoadSettled(
+  host: KindCluster,
+  workloads: number,
+  timeoutMs: number,
+): Promise<void> {
+  // Counted page by page: the API server gives no remainingItemCount for a list with a label selector.
+  const count = async (path: string): Promise<number> => {
+    let n = 0;
+    let cont = '';
+    do {
+      const q = `limit=1000&labelSelector=${encodeURIComponent('app.kubernetes.io/part-of=load')}`;
+      const res = await adminRequest(
+        adminIdentity(host),
+        'GET',
+        `${path}?${q}${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`,
+      );
+      const body = JSON.parse(res.body) as { items: unknown[]; metadata: { continue?: string } };
+      n += body.items.length;
+      cont = body.metadata.continue ?? '';
+    } while (cont);
+    return n;
+  };
+  // Replicas of workload i are (i % 5) + 1 (e2e/src/load/workloads.ts).
+  let pods = 0;
+  for (let i = 0; i < workloads; i++) pods += (i % 5) + 1;
+  let last = '';
+  await waitFor(
+    `${workloads} ReplicaSets and ${pods} pods of the load on the host`,
+    async () => {
+      const rs = await count('/apis/apps/v1/replicasets');
+      const p = await count('/api/v1/pods');
+      const line = `[load settle] ${rs}/${workloads} ReplicaSets, ${p}/${pods} pods`;
+      if (line !== last) process.stderr.write(`${line}\n`);
+      last = line;
+      return rs >= workloads && p >= pods;
+    },
+    { timeoutMs, intervalMs: 3000 },
+  );
+}

@@ -15,6 +15,7 @@ import {
   type PodView,
   probeEvents,
   taintAgainstLoad,
+  waitLoadSettled,
   waitManagerReady,
 } from './in-cluster.js';
 import { type InClusterRestartRow, restartInCluster } from './restart-in-cluster.js';
@@ -49,12 +50,15 @@ describe.skipIf(containerTestsSkipped())(
       const env = inject('containerEnv');
       if (!host || members.length < 2) throw new Error('needs the kind set of 3 clusters');
       for (const c of [host, ...members]) await taintAgainstLoad(c);
-      const loaded = await prepareLoad(host, members.slice(0, 2), WORKLOADS);
-      set = { ...loaded, host };
+      // The manager first: its pod must not queue behind the load's ReplicaSets in the host's controllers.
       await loadImage(env.kindBin, host, env.managerImage);
       await applyManager(host, { image: env.managerImage, strategy: 'block-reads', extraArgs: QPS_ARGS });
       pod = await waitManagerReady(host, 300_000);
+      const loaded = await prepareLoad(host, members.slice(0, 2), WORKLOADS);
+      set = { ...loaded, host };
       await waitPropagated(set, Math.max(600_000, WORKLOADS * 300));
+      // A deleted pod is replaced by the ReplicaSet controller: let it finish the load's pods first.
+      await waitLoadSettled(host, WORKLOADS, Math.max(600_000, WORKLOADS * 300));
     });
 
     afterAll(() => {
