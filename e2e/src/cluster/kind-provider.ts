@@ -107,7 +107,7 @@ export interface KindProviderOptions {
   readonly nodeImage?: string | undefined;
   /** kind binary; default $WARMSTART_KIND_BIN, then `kind` on PATH. */
   readonly kindBin?: string | undefined;
-  /** Create the clusters concurrently (default true: three fit the machine). */
+  /** Create the clusters concurrently (default false: on 2 busy cores, one at a time is as fast and safer). */
   readonly parallel?: boolean | undefined;
   readonly log?: ((line: string) => void) | undefined;
   /**
@@ -236,34 +236,44 @@ export class KindProvider implements ClusterProvider {
       const adminKubeconfig = join(dir, 'admin.kubeconfig');
       const t0 = Date.now();
       created.add(kindName);
-      try {
-        await run(
-          kindBin,
-          [
-            'create',
-            'cluster',
-            '--name',
-            kindName,
-            '--image',
-            nodeImage,
-            '--config',
-            join(dir, 'kind.yaml'),
-            '--kubeconfig',
-            adminKubeconfig,
-            '--wait',
-            '180s',
-          ],
-          {
+      const args = [
+        'create',
+        'cluster',
+        '--name',
+        kindName,
+        '--image',
+        nodeImage,
+        '--config',
+        join(dir, 'kind.yaml'),
+        '--kubeconfig',
+        adminKubeconfig,
+        '--wait',
+        '180s',
+      ];
+      // kubeadm gives each API call 10 s; on a machine whose cores are saturated by others the bootstrap can
+      // miss that once. A second attempt starts from a deleted cluster.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await run(kindBin, args, {
             signal: options.signal,
             timeout: 300_000,
             env: { ...process.env, KIND_EXPERIMENTAL_PROVIDER: 'docker' },
-          },
-        );
-      } catch (error) {
-        const e = error as { stderr?: string; message: string };
-        throw new Error(`kind create cluster ${kindName}: ${(e.stderr ?? e.message).trim().slice(-2000)}`, {
-          cause: error,
-        });
+          });
+          break;
+        } catch (error) {
+          const e = error as { stderr?: string; message: string };
+          const why = (e.stderr ?? e.message).trim();
+          if (attempt < 2 && !options.signal?.aborted) {
+            log(
+              `kind create cluster ${kindName} failed (attempt ${attempt}), retrying: ${why.split('\n').slice(-3).join(' ')}`,
+            );
+            await run(kindBin, ['delete', 'cluster', '--name', kindName], { timeout: 120_000 }).catch(
+              () => undefined,
+            );
+            continue;
+          }
+          throw new Error(`kind create cluster ${kindName}: ${why.slice(-2000)}`, { cause: error });
+        }
       }
       const createMs = Date.now() - t0;
       const nodeContainer = `${kindName}-control-plane`;
@@ -320,7 +330,7 @@ export class KindProvider implements ClusterProvider {
     };
 
     try {
-      if (this.#options.parallel ?? true) {
+      if (this.#options.parallel ?? false) {
         const results = await Promise.allSettled(names.map(createOne));
         const failed = results.find((r) => r.status === 'rejected');
         if (failed) throw failed.reason;
