@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { KindCluster } from '../cluster/kind-provider.js';
 import { waitFor } from '../cluster/wait.js';
+import { installCrds } from '../karmada/join.js';
 import { type LoadedSet, prepareLoad, waitPropagated } from '../restart/scenario.js';
 import { containerTestsSkipped } from '../testing/container-env.js';
 import {
@@ -50,7 +51,9 @@ describe.skipIf(containerTestsSkipped())(
       const env = inject('containerEnv');
       if (!host || members.length < 2) throw new Error('needs the kind set of 3 clusters');
       for (const c of [host, ...members]) await taintAgainstLoad(c);
-      // The manager first: its pod must not queue behind the load's ReplicaSets in the host's controllers.
+      // The manager first (its pod must not queue behind the load's ReplicaSets in the host's controllers),
+      // once the CRDs it watches exist.
+      await installCrds(host);
       await loadImage(env.kindBin, host, env.managerImage);
       await applyManager(host, { image: env.managerImage, strategy: 'block-reads', extraArgs: QPS_ARGS });
       pod = await waitManagerReady(host, 300_000);
