@@ -111,7 +111,8 @@ if [ ! -x "$BIN/coredns" ]; then
 fi
 
 ln -sf "kind-v${KIND_VERSION}" "$BIN/kind"
-printf '%s\n' "$COREDNS_VERSION" > "$BIN/coredns.version"
+# Rewritten only when it changes: build-node-image.sh keys its cache on these files' mtimes.
+[ "$(cat "$BIN/coredns.version" 2>/dev/null)" = "$COREDNS_VERSION" ] || printf '%s\n' "$COREDNS_VERSION" > "$BIN/coredns.version"
 
 log "node binaries ready in $(( $(date +%s) - T_ALL ))s: $BIN"
 echo "$BIN"
