@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `unit` needs nothing but Node; `integration` boots real kube-apiservers (the local provider)
-// and is slower. Workspace packages resolve to their TypeScript sources through the `@warmstart/source`
+// Four projects: `unit` needs nothing but Node; `integration` boots real kube-apiservers (the local provider)
+// and is slower; `containers` (testcontainers) and `kind` (kind clusters, the manager image under a kubelet)
+// need a Docker engine and the images scripts/kind-setup.sh builds, and run as their own step of
+// scripts/test.sh (scripts/test-containers.sh) after the others. Workspace packages resolve to their TypeScript sources through the `@warmstart/source`
 // export condition, so tests never need a build first.
 const conditions = ['@warmstart/source'];
 
@@ -15,7 +17,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'e2e/src/**/*.test.ts'],
-          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.int.test.ts', '**/*.kind.test.ts', '**/*.container.test.ts', '**/node_modules/**'],
         },
       },
       {
@@ -34,6 +36,31 @@ export default defineConfig({
           globalSetup: ['e2e/src/testing/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'containers',
+          include: ['e2e/src/containers/**/*.container.test.ts'],
+          exclude: ['**/node_modules/**'],
+          fileParallelism: false,
+          globalSetup: ['e2e/src/containers/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'kind',
+          include: ['e2e/src/kind/**/*.kind.test.ts'],
+          exclude: ['**/node_modules/**'],
+          // One kind set (host + two members) for every file (e2e/src/kind/global-setup.ts), files in sequence.
+          fileParallelism: false,
+          globalSetup: ['e2e/src/kind/global-setup.ts'],
+          testTimeout: 900_000,
+          hookTimeout: 1_200_000,
         },
       },
     ],

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command of the README: installs what is missing, builds, lints, then runs every unit and
-# integration test against real local kube-apiservers, and checks the packed packages.
+# integration test against real local kube-apiservers, and checks the packed packages; then the container
+# suites (kind clusters, the manager image, testcontainers: scripts/test-containers.sh).
 #   bash scripts/test.sh            everything (what CI runs)
 #   bash scripts/test.sh --unit     unit tests only: no cluster, seconds
 set -euo pipefail
@@ -33,7 +34,7 @@ bash e2e/scripts/build-k8s-binaries.sh >/dev/null
 step "unit + integration tests"
 mkdir -p e2e/artifacts
 set +e
-pnpm vitest run --reporter=default --reporter=json --outputFile.json=e2e/artifacts/vitest.json
+pnpm vitest run --project unit --project integration --reporter=default --reporter=json --outputFile.json=e2e/artifacts/vitest.json
 rc=$?
 set -e
 node -e '
@@ -46,5 +47,8 @@ node -e '
 
 step "packed packages install and import outside the workspace"
 bash scripts/pack-check.sh
+
+step "container suites: Docker, kind node and manager images, kind clusters, testcontainers"
+bash scripts/test-containers.sh
 
 step "done"

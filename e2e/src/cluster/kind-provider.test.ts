@@ -16,6 +16,18 @@ describe('kind provider', () => {
     expect(node.extraMounts.map((m) => m.hostPath)).toEqual(['/tmp/x/policy.yaml', '/tmp/x/logs']);
   });
 
+  it('allows cgroup v1, bakes no default CNI in, and runs kube-proxy on iptables', () => {
+    const cfg = kindClusterConfig('/tmp/x') as {
+      networking: Record<string, unknown>;
+      nodes: { kubeadmConfigPatches: string[] }[];
+    };
+    expect(cfg.networking).toEqual({ disableDefaultCNI: true, kubeProxyMode: 'iptables' });
+    const kubelet = cfg.nodes[0]!.kubeadmConfigPatches.map((p) => parse(p) as Record<string, unknown>).find(
+      (p) => p.kind === 'KubeletConfiguration',
+    );
+    expect(kubelet?.failCgroupV1).toBe(false);
+  });
+
   it('says why it cannot run where kind or Docker is missing', async () => {
     const a = await new KindProvider().isAvailable();
     if (!a.available) expect(a.reason).toMatch(/kind|Docker/);

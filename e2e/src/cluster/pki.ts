@@ -88,13 +88,18 @@ async function sign(dir: string, ca: KeyPair, options: SignOptions): Promise<Key
   return { cert, key };
 }
 
-/** A serving certificate for 127.0.0.1 and localhost. */
-export function createServingCert(dir: string, ca: KeyPair, name: string): Promise<KeyPair> {
+/** A serving certificate for 127.0.0.1 and localhost, and `dnsNames` (container network aliases). */
+export function createServingCert(
+  dir: string,
+  ca: KeyPair,
+  name: string,
+  dnsNames: readonly string[] = [],
+): Promise<KeyPair> {
+  const sans = ['IP:127.0.0.1', 'DNS:localhost', ...dnsNames.map((d) => `DNS:${d}`)].join(',');
   return sign(dir, ca, {
     name,
     subject: '/CN=kube-apiserver',
-    extensions:
-      'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n',
+    extensions: `subjectAltName=${sans}\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n`,
   });
 }
 

@@ -6,6 +6,11 @@ export interface ClusterInfo {
   readonly name: string;
   /** https://127.0.0.1:<port> */
   readonly server: string;
+  /**
+   * The address pods of the set's other clusters reach this API server by, when it differs from `server`
+   * (kind: the node's address on the docker network). Member joins use it for the Cluster's apiEndpoint.
+   */
+  readonly internalServer?: string | undefined;
   /** Kubeconfig for the harness itself: an administrator (system:masters). */
   readonly adminKubeconfig: string;
   /** Kubeconfig for the manager under test: its own user, so the audit log can tell its requests apart. */

@@ -132,7 +132,7 @@ export async function joinMember(
     metadata: { name: member.name, labels },
     spec: {
       syncMode: 'Push',
-      apiEndpoint: member.server,
+      apiEndpoint: member.internalServer ?? member.server,
       secretRef: { namespace: CLUSTER_SECRET_NAMESPACE, name: member.name },
     },
   };

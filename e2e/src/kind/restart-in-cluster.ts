@@ -1,0 +1,219 @@
+// A restart of the manager running in the host kind cluster, measured from outside: the pod deleted (the
+// kubelet stops it with SIGTERM, the Deployment starts another) or its container killed (SIGKILL through the
+// node's containerd; the kubelet restarts it in place). Counts come from the host API server's audit log, by the
+// same rules as the local restart scenario (e2e/src/restart/scenario.ts): a direct read is a `get` or a `list`
+// without resourceVersion; a write is any write except the Lease and the one workload changed on purpose.
+import { type ClassifiedEvent, readAuditLog } from '../audit/audit-log.js';
+import { adminRequest } from '../cluster/admin-client.js';
+import { docker } from '../cluster/docker.js';
+import type { KindCluster } from '../cluster/kind-provider.js';
+import { waitFor } from '../cluster/wait.js';
+import { adminIdentity } from '../karmada/join.js';
+import { namespaceOf, workloadName } from '../load/workloads.js';
+import { metricValue } from '../manager/manager-process.js';
+import { auditBarrier, type LoadedSet } from '../restart/scenario.js';
+import {
+  MANAGER_SA_USER,
+  managerPods,
+  NAMESPACE,
+  type PodView,
+  podHttpStatus,
+  podMetrics,
+  probeEvents,
+  serviceEndpoints,
+} from './in-cluster.js';
+
+export type InClusterRestart = 'delete-pod' | 'kill-container';
+
+export interface InClusterRestartRow {
+  readonly restart: InClusterRestart;
+  readonly workloads: number;
+  readonly directReads: number;
+  readonly writesAfterRestart: number;
+  /** From the restart until the new container's Ready condition. */
+  readonly readyMs: number;
+  readonly changePropagatedMs: number;
+  /** Restart count of the container serving after the restart, and what it was expected to be. */
+  readonly restartCount: number;
+  readonly expectedRestartCount: number;
+  readonly livenessFailures: number;
+  readonly killedForLiveness: number;
+  readonly readinessFailures: number;
+  /** Samples of (/readyz from the node, the pod's Service endpoint) taken while the new container started. */
+  readonly samples: number;
+  /** Samples where /readyz answered 503 (caches not synced) — the endpoint must have been not ready in each. */
+  readonly notSyncedSamples: number;
+  /** Samples where the Service listed the pod as ready while its /readyz did not answer 200. */
+  readonly readyEndpointWhileNotSynced: number;
+  readonly detail: Readonly<Record<string, number>>;
+  /** Workloads the host's own controllers changed after the restart (their writes are not counted). */
+  readonly changedByOthers: number;
+}
+
+/**
+ * Unlike the local provider, a kind host runs the real kube-controller-manager, which keeps changing the
+ * templates' status (e.g. ProgressDeadlineExceeded ten minutes after creation, the load's pods never run); a
+ * ResourceBinding records its template's resourceVersion, so such a change must be propagated. Writes about a
+ * workload someone else changed after the restart are therefore expected, like the one changed on purpose.
+ */
+function expectedWrite(e: ClassifiedEvent, changed: ReadonlySet<string>): boolean {
+  const name = e.objectRef?.name ?? '';
+  if (e.objectRef?.resource === 'leases') return true;
+  for (const c of changed)
+    if (name === c || name.startsWith(`${c}-`) || name.startsWith(`${c}.`)) return true;
+  return false;
+}
+
+/** Replaces the running manager as `how` says and measures the new one; `previous` is the pod serving now. */
+export async function restartInCluster(
+  set: LoadedSet & { readonly host: KindCluster },
+  previous: PodView,
+  how: InClusterRestart,
+): Promise<{ row: InClusterRestartRow; pod: PodView }> {
+  const host = set.host;
+  const timeoutMs = Math.max(300_000, set.workloads * 60);
+  const since = Date.now();
+  if (how === 'delete-pod') {
+    const res = await adminRequest(
+      adminIdentity(host),
+      'DELETE',
+      `/api/v1/namespaces/${NAMESPACE}/pods/${previous.name}`,
+    );
+    if (res.status !== 200)
+      throw new Error(`deleting ${previous.name}: ${res.status} ${res.body.slice(0, 200)}`);
+  } else {
+    if (!previous.containerId) throw new Error(`${previous.name} has no running container to kill`);
+    await docker([
+      'exec',
+      host.nodeContainer,
+      'ctr',
+      '-n',
+      'k8s.io',
+      'task',
+      'kill',
+      '-s',
+      'SIGKILL',
+      previous.containerId,
+    ]);
+  }
+  const isNew = (p: PodView): boolean =>
+    how === 'delete-pod'
+      ? p.uid !== previous.uid && !p.deleting
+      : p.uid === previous.uid && p.containerId !== undefined && p.containerId !== previous.containerId;
+
+  // Until the new container is Ready: sample its /readyz (from the node) and its Service endpoint together.
+  let samples = 0;
+  let notSyncedSamples = 0;
+  let readyEndpointWhileNotSynced = 0;
+  const pod = await waitFor(
+    `the manager to come back after ${how}`,
+    async () => {
+      const current = (await managerPods(host)).find(isNew);
+      if (!current?.ip || current.containerId === undefined) return undefined;
+      const endpoints = await serviceEndpoints(host);
+      const readyz = await podHttpStatus(host, current.ip, '/readyz');
+      if (readyz !== 0) {
+        samples++;
+        if (readyz !== 200) {
+          notSyncedSamples++;
+          // The endpoint read before the probe answered 503 must not be ready: the kubelet cannot have seen a
+          // 200 that this 503 came after (readiness only goes 503 -> 200 during start-up).
+          if (endpoints.get(current.name) === true) readyEndpointWhileNotSynced++;
+        }
+      }
+      return current.ready ? current : undefined;
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
+  const readyMs = Date.now() - since;
+
+  // A change right after the restart, as in the local scenario: it must reach every member.
+  const changed = workloadName(set.workloads - 1);
+  const ns = namespaceOf(set.workloads - 1, set);
+  const replicas = 7 + (Date.now() % 10);
+  const changeAt = Date.now();
+  const patch = await adminRequest(
+    adminIdentity(host),
+    'PATCH',
+    `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
+    { spec: { replicas } },
+    undefined,
+    'application/merge-patch+json',
+  );
+  if (patch.status !== 200)
+    throw new Error(`patching ${ns}/${changed}: ${patch.status} ${patch.body.slice(0, 200)}`);
+  const changePropagatedMs = await waitFor(
+    `${ns}/${changed} with ${replicas} replicas in every member`,
+    async () => {
+      for (const m of set.members) {
+        const res = await adminRequest(
+          adminIdentity(m),
+          'GET',
+          `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
+        );
+        if (
+          res.status !== 200 ||
+          (JSON.parse(res.body) as { spec: { replicas: number } }).spec.replicas !== replicas
+        )
+          return undefined;
+      }
+      return Date.now() - changeAt;
+    },
+    { timeoutMs, intervalMs: 250 },
+  );
+  await waitFor(
+    'the work queues to drain',
+    async () => metricValue(await podMetrics(host, pod.name), 'workqueue_depth') === 0,
+    { timeoutMs, intervalMs: 1000 },
+  );
+  await auditBarrier(host);
+  const events = await readAuditLog(host.auditLogPath!, { user: MANAGER_SA_USER, since });
+  const changedByOthers = new Set(
+    (await readAuditLog(host.auditLogPath!, { since }))
+      .filter(
+        (e) =>
+          e.user.username !== MANAGER_SA_USER &&
+          e.class === 'write' &&
+          e.objectRef?.resource === 'deployments' &&
+          e.objectRef.name !== undefined,
+      )
+      .map((e) => e.objectRef!.name!),
+  );
+  const expected = new Set([changed, ...changedByOthers]);
+  const detail: Record<string, number> = {};
+  let directReads = 0;
+  let writes = 0;
+  for (const e of events) {
+    const direct = e.class === 'direct-get' || e.class === 'direct-list';
+    const write = e.class === 'write' && !expectedWrite(e, expected);
+    if (direct) directReads++;
+    if (write) writes++;
+    if (direct || write)
+      detail[`${e.verb} ${e.resourceKey}`] = (detail[`${e.verb} ${e.resourceKey}`] ?? 0) + 1;
+  }
+  const now = (await managerPods(host)).find((p) => p.uid === pod.uid) ?? pod;
+  const probes = await probeEvents(host, pod.name);
+  // Probe Events count from the pod's creation: for a killed container they include its earlier life, which
+  // must have no liveness failure either.
+  return {
+    pod: now,
+    row: {
+      restart: how,
+      workloads: set.workloads,
+      directReads,
+      writesAfterRestart: writes,
+      readyMs,
+      changePropagatedMs,
+      restartCount: now.restartCount,
+      expectedRestartCount: how === 'delete-pod' ? 0 : previous.restartCount + 1,
+      livenessFailures: probes.livenessFailures,
+      killedForLiveness: probes.killedForLiveness,
+      readinessFailures: probes.readinessFailures,
+      samples,
+      notSyncedSamples,
+      readyEndpointWhileNotSynced,
+      detail,
+      changedByOthers: changedByOthers.size,
+    },
+  };
+}
