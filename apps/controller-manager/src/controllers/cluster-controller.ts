@@ -10,9 +10,8 @@ import {
   Namespaces,
 } from '@warmstart/api';
 import type { KubeObject } from '@warmstart/informer-cache';
-import type { Result } from '@warmstart/workqueue';
+import { Controller, type ReconcileResult } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
-import { QueueController } from '../controller.js';
 import type { MemberRegistry } from '../members.js';
 import { type ConditionDraft, conditionChanged, findCondition, setCondition } from './conditions.js';
 
@@ -22,15 +21,13 @@ interface SecretObject extends KubeObject {
 
 export const CLUSTER_CONTROLLER = 'cluster';
 
-export function clusterController(ctx: ManagerContext, members: MemberRegistry): QueueController {
+export function clusterController(ctx: ManagerContext, members: MemberRegistry): Controller {
   const { host, options, log } = ctx;
-  const writer = ctx.writer(CLUSTER_CONTROLLER);
-  const controller: QueueController = new QueueController({
+  const writer = ctx.manager.writer(CLUSTER_CONTROLLER);
+  const controller: Controller = new Controller(ctx.manager, {
     name: CLUSTER_CONTROLLER,
     concurrency: options.concurrentClusterSyncs,
-    log,
-    metrics: ctx.metrics,
-    reconcile: async (name, signal): Promise<Result> => {
+    reconcile: async (name, { signal }): Promise<ReconcileResult> => {
       const cluster = await reader.get<Cluster & KubeObject>(KarmadaResources.Cluster, name, { signal });
       if (!cluster || cluster.metadata.deletionTimestamp) {
         await members.remove(name);
@@ -66,7 +63,7 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
       return { requeueAfter: options.clusterStatusUpdateFrequencyMs };
     },
   });
-  const reader = ctx.reader(controller);
+  const { reader } = controller;
 
   async function probeMember(
     cluster: Readonly<Cluster & KubeObject>,
@@ -130,34 +127,23 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
     }
   }
 
-  const enqueueCluster = {
-    onAdd: (o: KubeObject, initial: boolean) => controller.enqueue(o.metadata.name, initial),
-    onUpdate: (_: KubeObject, o: KubeObject) => controller.enqueue(o.metadata.name),
-    onDelete: (o: unknown) => controller.enqueue(deletedName(o)),
-  };
-  host.forResource(KarmadaResources.Cluster, { name: 'cluster-controller', ...enqueueCluster });
-  // A Secret change re-checks every Cluster that points at it.
-  const secretChanged = (o: KubeObject): void => {
-    const clusters = host.informer(KarmadaResources.Cluster)?.lister.list() ?? [];
-    for (const c of clusters as unknown as readonly Readonly<Cluster & KubeObject>[]) {
-      if (
-        c.spec?.secretRef?.name === o.metadata.name &&
-        (c.spec.secretRef.namespace ?? Namespaces.KarmadaCluster) === o.metadata.namespace
-      ) {
-        controller.enqueue(c.metadata.name);
-      }
-    }
-  };
-  host.forResource(
-    BuiltinResources.Secret,
-    { name: 'cluster-controller', onAdd: secretChanged, onUpdate: (_o, n) => secretChanged(n) },
-    { namespace: Namespaces.KarmadaCluster },
-  );
+  controller
+    .for(KarmadaResources.Cluster)
+    // A Secret change re-checks every Cluster that points at it.
+    .watches(BuiltinResources.Secret, (o) => clustersUsing(o), {
+      namespace: Namespaces.KarmadaCluster,
+      predicates: { delete: () => false },
+    });
+  function clustersUsing(secret: Readonly<KubeObject>): string[] {
+    const clusters = host.lister<Cluster & KubeObject>(KarmadaResources.Cluster).list();
+    return clusters
+      .filter(
+        (c) =>
+          c.spec?.secretRef?.name === secret.metadata.name &&
+          (c.spec.secretRef.namespace ?? Namespaces.KarmadaCluster) === secret.metadata.namespace,
+      )
+      .map((c) => c.metadata.name);
+  }
   host.forResource(BuiltinResources.Namespace);
   return controller;
-}
-
-function deletedName(o: unknown): string {
-  const obj = (o as { obj?: KubeObject }).obj ?? (o as KubeObject);
-  return obj.metadata.name;
 }

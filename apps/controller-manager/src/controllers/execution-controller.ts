@@ -10,8 +10,8 @@ import {
   type Work,
 } from '@warmstart/api';
 import type { GroupVersionResource, KubeObject, KubeObjectInput, Lister } from '@warmstart/informer-cache';
+import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
-import { QueueController } from '../controller.js';
 import type { Member, MemberRegistry } from '../members.js';
 import { RestMapper } from '../rest-mapper.js';
 import { conditionChanged, findCondition, setCondition } from './conditions.js';
@@ -32,8 +32,8 @@ export const APPLIED_FROM_ANNOTATION = 'warmstart.io/applied-from-work';
 
 type CachedWork = Work & KubeObject;
 
-export function executionController(ctx: ManagerContext, members: MemberRegistry): QueueController {
-  const writer = ctx.writer(EXECUTION_CONTROLLER);
+export function executionController(ctx: ManagerContext, members: MemberRegistry): Controller {
+  const writer = ctx.manager.writer(EXECUTION_CONTROLLER);
   const mappers = new Map<string, RestMapper>();
   members.onChange((name) => mappers.delete(name));
   const mapperFor = (m: Member): RestMapper => {
@@ -45,12 +45,10 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
     return mapper;
   };
 
-  const controller: QueueController = new QueueController({
+  const controller: Controller = new Controller(ctx.manager, {
     name: EXECUTION_CONTROLLER,
     concurrency: ctx.options.concurrentWorkSyncs,
-    log: ctx.log,
-    metrics: ctx.metrics,
-    reconcile: async (key, signal) => {
+    reconcile: async (key, { signal }) => {
       const [namespace, name] = key.split('/') as [string, string];
       const work = await reader.get<CachedWork>(KarmadaResources.Work, { namespace, name }, { signal });
       if (!work) return;
@@ -180,37 +178,39 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
       if (next.status !== 'True') throw new Error(next.message);
     },
   });
-  const reader = ctx.reader(controller);
+  const { reader } = controller;
   const key = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
-  ctx.host.forResource(KarmadaResources.Work, {
-    name: EXECUTION_CONTROLLER,
-    onAdd: (o, initial) => controller.enqueue(key(o), initial),
-    // Only spec or deletion changes need a new apply; status writes (ours) do not.
-    onUpdate: (o, n) => {
-      if (
-        o.metadata.generation !== n.metadata.generation ||
-        n.metadata.deletionTimestamp !== o.metadata.deletionTimestamp
-      )
-        controller.enqueue(key(n));
-    },
-  });
-  // A member that (re)connects or turns Ready: retry its Works, at low priority. Right after a restart under
-  // gate-start this is every Work at once; at default priority it held a change made meanwhile behind 50,000
-  // keys for more than ten minutes.
-  const retryCluster = (c: KubeObject): void => {
+  controller
+    .for(KarmadaResources.Work, {
+      predicates: {
+        // Only spec or deletion changes need a new apply; status writes (ours) do not.
+        update: (o, n) =>
+          o.metadata.generation !== n.metadata.generation ||
+          n.metadata.deletionTimestamp !== o.metadata.deletionTimestamp,
+        // A Work's deletion is handled while its finalizer holds it (the update that set deletionTimestamp).
+        delete: () => false,
+      },
+    })
+    // A member whose status changed (it turned Ready): retry its Works, at low priority. Right after a restart
+    // under gate-start this is every Work at once; at default priority it held a change made meanwhile behind
+    // 50,000 keys for more than ten minutes.
+    .watches(KarmadaResources.Cluster, (c) => worksOf(c.metadata.name), {
+      lowPriority: true,
+      predicates: {
+        create: () => false,
+        update: (o, n) => JSON.stringify(o.status) !== JSON.stringify(n.status),
+        delete: () => false,
+      },
+    });
+  function worksOf(cluster: string): string[] {
     const works = ctx.host
       .informer(KarmadaResources.Work)
-      ?.lister.list({ namespace: `karmada-es-${c.metadata.name}` });
-    void controller.enqueueAll((works ?? []).map(key));
-  };
-  ctx.host.forResource(KarmadaResources.Cluster, {
-    name: EXECUTION_CONTROLLER,
-    onUpdate: (o, n) => {
-      if (JSON.stringify(o.status) !== JSON.stringify(n.status)) retryCluster(n);
-    },
-  });
+      ?.lister.list({ namespace: `karmada-es-${cluster}` });
+    return (works ?? []).map(key);
+  }
+  // A member that (re)connects: retry its Works, at low priority, as above.
   members.onChange((name, member) => {
-    if (member) retryCluster({ metadata: { name } } as KubeObject);
+    if (member) void controller.enqueueAll(worksOf(name));
   });
   return controller;
 }
