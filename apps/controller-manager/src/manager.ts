@@ -13,8 +13,8 @@ import {
   staticEndpoint,
   Writer,
 } from '@warmstart/informer-cache';
-import { Manager, type ManagerOutcome } from '@warmstart/runtime';
-import type { ProbeServer, Readiness, Runnable } from '@warmstart/sync-gate';
+import { Manager, type ManagerOutcome, type Runnable } from '@warmstart/runtime';
+import type { ProbeServer, Readiness } from '@warmstart/sync-gate';
 import type { ManagerContext } from './context.js';
 import { buildControllers } from './controllers/registry.js';
 import { isLoopback } from './dashboard/hosts.js';

@@ -1,8 +1,8 @@
 // The manager's side of the dashboard: turns gates, informers, queues and counters into the page's plain
 // snapshot. Change notifications come from readiness events and a 1 s tick while anything is still moving.
 import type { InformerManager, SharedInformer } from '@warmstart/informer-cache';
-import type { ControllerStatus as RuntimeControllerStatus } from '@warmstart/runtime';
-import type { Lifecycle, Readiness } from '@warmstart/sync-gate';
+import type { Lifecycle, ControllerStatus as RuntimeControllerStatus } from '@warmstart/runtime';
+import type { Readiness } from '@warmstart/sync-gate';
 import type { DashboardStatus, InformerStatus, StatusSource } from './dashboard/status.js';
 import type { ManagerMetrics } from './metrics.js';
 

@@ -13,11 +13,11 @@ import {
   type ResourceEventHandler,
   toKey,
 } from '@warmstart/informer-cache';
-import type { Runnable } from '@warmstart/sync-gate';
 import { LOW_PRIORITY, type RateLimiter, runWorkers, WorkQueue } from '@warmstart/workqueue';
 import type { WriteClient } from './clients.js';
 import { ControllerStateError } from './errors.js';
 import type { ControllerHost } from './host.js';
+import type { Runnable } from './lifecycle.js';
 import { ControllerMetrics, type ReconcileResultLabel } from './metrics.js';
 import { ownerKeys } from './owners.js';
 

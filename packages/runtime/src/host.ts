@@ -1,7 +1,7 @@
 // What a Controller needs of its Manager; the Manager implements it, and a test can with a few lines.
 import type { InformerManager, Logger, Reader } from '@warmstart/informer-cache';
-import type { Runnable } from '@warmstart/sync-gate';
 import type { WriteClient } from './clients.js';
+import type { Runnable } from './lifecycle.js';
 import type { RuntimeMetrics } from './metrics.js';
 
 export interface ControllerHost {

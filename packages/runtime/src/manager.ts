@@ -18,23 +18,20 @@ import { LeaderElector } from '@warmstart/leader-election';
 import {
   ALL_CACHES_GATE,
   AllOfGate,
-  type CacheSyncStrategy,
-  cacheSyncStrategy,
   Gate,
-  Lifecycle,
-  type LifecycleReport,
   listenProbes,
   type ProbeServer,
   Readiness,
   type ReadonlyGate,
-  type Runnable,
 } from '@warmstart/sync-gate';
 import { countingReader, fencedWriter, type WriteClient } from './clients.js';
 import { Controller } from './controller.js';
 import { ControllerStateError, LeadershipLostError } from './errors.js';
 import type { ControllerHost } from './host.js';
 import { informerLeaseClient } from './lease-client.js';
+import { Lifecycle, type LifecycleReport, type Runnable } from './lifecycle.js';
 import type { RuntimeMetrics } from './metrics.js';
+import { type CacheSyncStrategy, cacheSyncStrategy } from './strategy.js';
 
 export type ManagerOutcome = 'stopped' | 'lost-leadership' | 'failed';
 
