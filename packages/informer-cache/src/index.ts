@@ -32,6 +32,7 @@ export type { ResourceEventHandler } from './handlers.js';
 export { DeletedFinalStateUnknown, deletedObject } from './handlers.js';
 export type { HandlerRegistration, InformerOptions } from './informer.js';
 export { informerGateName, SharedInformer } from './informer.js';
+export { jsonEqual } from './json-equal.js';
 export { KubeconfigError, type StaticEndpointOptions, staticEndpoint } from './kubeconfig-loader.js';
 export type { LabelSelector, Requirement, Selector, SelectorOperator } from './label-selector.js';
 export { everything, parseSelector, selectorFromLabelSelector, toSelector } from './label-selector.js';
