@@ -8,6 +8,8 @@ export type { CacheReaderOptions, Reader, ReadOptions } from './cache-reader.js'
 // Reading and writing.
 export { CacheReader, DEFAULT_READ_TIMEOUT_MS } from './cache-reader.js';
 export type { Clock } from './clock.js';
+export type { DiscoveredResource, DiscoveryOptions } from './discovery.js';
+export { discoverer, RestMapper, UnknownKindError } from './discovery.js';
 export type { ClusterEndpoint, KubeConfigEndpointOptions } from './endpoint.js';
 export { endpointFromKubeConfig } from './endpoint.js';
 // Errors.

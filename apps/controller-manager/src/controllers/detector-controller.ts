@@ -1,9 +1,9 @@
 // The ResourceDetector (@warmstart/detector) as one of the manager's controllers: it registers its informers
 // when built (one discovery pass), and starts its three runtime Controllers when this process leads.
 import { ResourceDetector } from '@warmstart/detector';
+import { discoverer } from '@warmstart/informer-cache';
 import type { Runnable } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
-import { discoverer } from '../discovery.js';
 import { eventSink } from '../events.js';
 import { cacheLogger } from '../logger.js';
 
