@@ -95,6 +95,51 @@ describe('Controller', () => {
     await until(() => seen.includes('ns/a'), 5_000, 'delete reconciled');
   });
 
+  it('unwraps a tombstone from a relist and maps the last known state', async () => {
+    server.create(ConfigMaps, { metadata: { name: 't', namespace: 'ns', labels: { owner: 'x' } } });
+    const seen: string[] = [];
+    const controller = new Controller(manager, { name: 'tombstones' })
+      .for(ConfigMaps, { map: (o) => `owner/${o.metadata.labels?.owner}` })
+      .reconcile((key) => {
+        seen.push(key);
+      });
+    running = manager.run(stop.signal);
+    await until(() => seen.includes('owner/x'), 5_000, 'initial list reconciled');
+    await server.waitForWatch(ConfigMaps);
+    await until(() => controller.status().inFlight === 0, 5_000, 'idle');
+    seen.length = 0;
+    // The delete happens while the watch is stalled and history is compacted: the relist finds it missing
+    // and delivers a DeletedFinalStateUnknown, whose last state the map function still reads.
+    server.stallWatches();
+    server.remove(ConfigMaps, 'ns/t');
+    server.compact();
+    server.closeWatches();
+    await until(() => seen.includes('owner/x'), 5_000, 'the tombstone mapped to its key');
+  });
+
+  it('puts initial-list items behind a change made meanwhile', async () => {
+    for (let i = 0; i < 20; i++)
+      server.create(ConfigMaps, { metadata: { name: `old-${i}`, namespace: 'ns' } });
+    const seen: string[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    new Controller(manager, { name: 'priorities' }).for(ConfigMaps).reconcile(async (key) => {
+      seen.push(key);
+      await gate;
+    });
+    running = manager.run(stop.signal);
+    // One worker holds the first initial-list key; a change made now must be handed out before the rest.
+    await until(() => seen.length === 1, 5_000, 'the first key in flight');
+    await until(() => manager.controllers()[0]?.status().queueDepth === 19, 5_000, 'the backlog queued');
+    server.create(ConfigMaps, { metadata: { name: 'fresh', namespace: 'ns' } });
+    await until(() => manager.controllers()[0]?.status().queueDepth === 20, 5_000, 'the change queued');
+    release();
+    await until(() => seen.length === 21, 5_000, 'everything reconciled');
+    expect(seen[1]).toBe('ns/fresh');
+  });
+
   it('requeues after the asked delay and counts results under controller-runtime names', async () => {
     server.create(ConfigMaps, { metadata: { name: 'r', namespace: 'ns' } });
     let runs = 0;
