@@ -19,6 +19,7 @@ export {
   DecodeError,
   ForbiddenResourceError,
   InformerStoppedError,
+  InvalidLabelSelectorError,
   InvalidSelectorError,
   NotCachedError,
   ResourceError,
@@ -36,8 +37,27 @@ export type { HandlerRegistration, InformerOptions } from './informer.js';
 export { informerGateName, SharedInformer } from './informer.js';
 export { jsonEqual } from './json-equal.js';
 export { KubeconfigError, type StaticEndpointOptions, staticEndpoint } from './kubeconfig-loader.js';
-export type { LabelSelector, Requirement, Selector, SelectorOperator } from './label-selector.js';
-export { everything, parseSelector, selectorFromLabelSelector, toSelector } from './label-selector.js';
+export type {
+  LabelSelector,
+  Requirement,
+  RequirementOptions,
+  Selector,
+  SelectorOperator,
+  SelectorRequirement,
+} from './label-selector.js';
+export {
+  compileLabelSelector,
+  everything,
+  labelKeyProblems,
+  labelSelectorMatches,
+  labelValueProblems,
+  nothing,
+  parseSelector,
+  requirementOf,
+  selectorFromLabelSelector,
+  selectorOf,
+  toSelector,
+} from './label-selector.js';
 export type { ListOptions } from './lister.js';
 export { Lister, NamespaceLister } from './lister.js';
 export type { ForResourceOptions, InformerDefaults, InformerManagerOptions } from './manager.js';
