@@ -9,15 +9,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LocalProvider } from '../src/cluster/local-provider.js';
+import { firstPropagationTable } from '../src/restart/first-propagation.js';
 import {
   measureRestart,
   prepareLoad,
+  propagateOnce,
   type RestartKind,
   RestartMeasurementError,
   type RestartRow,
   type Strategy,
-  startSteadyManager,
 } from '../src/restart/scenario.js';
+import { cachedHostResources, type ReadinessFloor, readinessFloor } from './readiness-floor.js';
 
 const { values } = parseArgs({
   options: {
@@ -63,7 +65,18 @@ try {
   // Each manager's JSON log, for a run that needs explaining (e2e/results/tmp is not committed).
   const logDir = join(results, 'tmp');
   await mkdir(logDir, { recursive: true });
-  let manager = await startSteadyManager(load, 'block-reads', Math.max(3_600_000, workloads * 200), logDir);
+  const first = await propagateOnce(load, 'block-reads', Math.max(3_600_000, workloads * 200), logDir);
+  let manager = first.manager;
+  const propagationTable = firstPropagationTable(first.firstPropagation);
+  process.stderr.write(
+    `[bench] first propagation in ${Math.round(first.firstPropagation.durationMs / 1000)} s (until every queue drained):\n${propagationTable}\n`,
+  );
+  // The floor of /readyz, measured here, between the first propagation and the restarts, with the manager idle.
+  const floor = await readinessFloor(
+    load.host.managerKubeconfig,
+    cachedHostResources(await manager.metrics()),
+  );
+  process.stderr.write(`[bench] readiness floor: ${JSON.stringify(floor)}\n`);
   const rows: RestartRow[] = [];
   const failures: string[] = [];
   const runs: readonly (readonly [Strategy, RestartKind])[] = [
@@ -93,10 +106,11 @@ try {
   await mkdir(results, { recursive: true });
   const base = join(results, `restart-${workloads}`);
   await writeFile(values.json ?? `${base}.json`, `${JSON.stringify(plain, null, 2)}\n`);
-  const table = markdownTable(plain);
+  await writeFile(`${base}-first-propagation.json`, `${JSON.stringify(first.firstPropagation, null, 2)}\n`);
+  const table = markdownTable(plain, floor);
   await writeFile(
     `${base}.md`,
-    `${table}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
+    `${table}\n\n${floorNote(floor)}\n\n${changePaths(plain)}\n\nFirst propagation (${Math.round(first.firstPropagation.durationMs / 1000)} s until every queue drained), host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
   );
   if (failures.length > 0) await writeFile(`${base}.failures.txt`, `${failures.join('\n\n')}\n`);
   await writeFile(`${base}.svg`, svgChart(plain, workloads));
@@ -109,14 +123,37 @@ try {
   await set.down();
 }
 
-function markdownTable(rows: readonly Omit<RestartRow, 'detail'>[]): string {
-  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  const lines = [
-    '| strategy | restart | workloads | direct reads | writes after restart | /livez | /readyz | first reconcile | change propagated | peak RSS | peak heap | longest event-loop block |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+/** Each restart's change path: ms after the change at which each stage first wrote for it. */
+function changePaths(rows: readonly Omit<RestartRow, 'detail'>[]): string {
+  return [
+    'Path of the change made after each restart (ms after the change when each stage first wrote for it):',
+    '',
     ...rows.map(
       (r) =>
-        `| ${r.strategy} | ${r.restart === 'failover' ? 'fail-over' : r.restart} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${s(r.firstReconcileMs)} | ${s(r.changePropagatedMs)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB | ${Math.round(r.peakHeapBytes / 2 ** 20)} MiB | ${r.peakEventLoopDelayMs} ms |`,
+        `- ${r.strategy} ${r.restart === 'failover' ? 'fail-over' : r.restart}: ${Object.entries(r.changePath)
+          .map(([stage, ms]) => `${stage} ${ms}`)
+          .join(', ')}; reached every member ${r.changePropagatedMs}`,
+    ),
+  ].join('\n');
+}
+
+/** The faster of the two floors: the soonest any client could hold every cached host object. */
+function floorMs(floor: ReadinessFloor): number {
+  return Math.min(floor.listMs, floor.watchListMs);
+}
+
+function floorNote(floor: ReadinessFloor): string {
+  return `Readiness floor, same run (the ${floor.resources.length} host resources the manager caches, ${floor.objects} objects, fetched in parallel and parsed, nothing kept): paged LIST ${(floor.listMs / 1000).toFixed(2)} s, WatchList ${(floor.watchListMs / 1000).toFixed(2)} s; "/readyz ÷ floor" divides by the faster.`;
+}
+
+function markdownTable(rows: readonly Omit<RestartRow, 'detail'>[], floor: ReadinessFloor): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const lines = [
+    '| strategy | restart | workloads | direct reads | writes after restart | /livez | /readyz | /readyz ÷ floor | first reconcile | change propagated | peak RSS | peak heap | longest event-loop block |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.strategy} | ${r.restart === 'failover' ? 'fail-over' : r.restart} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${(r.readyzMs / Math.max(1, floorMs(floor))).toFixed(2)}x | ${s(r.firstReconcileMs)} | ${s(r.changePropagatedMs)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB | ${Math.round(r.peakHeapBytes / 2 ** 20)} MiB | ${r.peakEventLoopDelayMs} ms |`,
     ),
   ];
   return lines.join('\n');

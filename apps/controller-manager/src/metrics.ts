@@ -4,7 +4,7 @@
 import type { CacheMetrics, InformerLabels, RequestLabels } from '@warmstart/informer-cache';
 import type { ControllerMetricsProvider } from '@warmstart/runtime';
 import type { WorkQueueMetricsProvider } from '@warmstart/workqueue';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type LabelValues, Registry } from 'prom-client';
 
 const SECONDS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
@@ -192,6 +192,9 @@ export class ManagerMetrics implements CacheMetrics {
 
   constructor(strategy: string) {
     this.#strategy.set({ strategy }, 1);
+    // A labelled counter has no sample until its first increment, and a scraper reads a missing series as
+    // "unknown", not 0: an unlabelled 0 says "no direct read so far" from the first scrape on.
+    this.#directReads.inc(0);
     // process_* and nodejs_* (resident memory, heap by space, event-loop lag, GC): what an operator sizes the
     // Pod by and alerts on, read when scraped.
     collectDefaultMetrics({ register: this.registry });
@@ -248,6 +251,41 @@ export class ManagerMetrics implements CacheMetrics {
 
   setLeader(leading: boolean): void {
     this.#leader.set(leading ? 1 : 0);
+  }
+
+  /**
+   * Drops every series labelled with this cluster, once its Cluster is gone: a removed member must not be
+   * scraped for ever (a Cluster that comes back under the same name starts its series again).
+   */
+  async forgetCluster(cluster: string): Promise<void> {
+    const metrics: readonly {
+      get(): Promise<{ values: readonly { labels: LabelValues<string> }[] }>;
+      remove(labels: LabelValues<string>): void;
+    }[] = [
+      this.#requests,
+      this.#requestDuration,
+      this.#rateLimiter,
+      this.#directReads,
+      this.#synced,
+      this.#objects,
+      this.#listDuration,
+      this.#relists,
+      this.#watchRestarts,
+      this.#readerWaits,
+      this.#readerWaitSeconds,
+    ];
+    for (const metric of metrics) {
+      const seen = new Set<string>();
+      for (const v of (await metric.get()).values) {
+        if (v.labels.cluster !== cluster) continue;
+        // A histogram reports each bucket (le) and _sum/_count: the series is the labels without `le`.
+        const { le: _le, ...labels } = v.labels;
+        const id = JSON.stringify(labels);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        metric.remove(labels);
+      }
+    }
   }
 
   /** Sum of warmstart_direct_reads_total, for the dashboard and tests. */

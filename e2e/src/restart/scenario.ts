@@ -11,6 +11,8 @@ import { adminIdentity, installCrds, joinMember, kubeconfigIdentity } from '../k
 import { formatProgress, seed } from '../load/seed.js';
 import { namespaceOf, workloadName } from '../load/workloads.js';
 import { type ManagerProcess, metricValue, startManager } from '../manager/manager-process.js';
+import { type ChangePath, changePath } from './change-path.js';
+import { countFirstPropagation, type FirstPropagation } from './first-propagation.js';
 import { createPolicies } from './policies.js';
 
 export type Strategy = 'block-reads' | 'gate-start' | 'fallback';
@@ -40,6 +42,11 @@ export interface RestartRow {
    * near the Lease renew deadline, the leader steps down.
    */
   readonly peakEventLoopDelayMs: number;
+  /**
+   * The post-restart change's path: when each stage (detector, scheduler, binding-controller, each member) first
+   * wrote for it, in ms after the change.
+   */
+  readonly changePath: ChangePath;
   /** Verb + resource of every direct read and write seen (for the report). */
   readonly detail: Readonly<Record<string, number>>;
 }
@@ -232,6 +239,20 @@ export async function startSteadyManager(
   timeoutMs: number,
   logDir?: string,
 ): Promise<ManagerProcess> {
+  return (await propagateOnce(set, strategy, timeoutMs, logDir)).manager;
+}
+
+/**
+ * Starts a manager for the load and waits until it has propagated everything and every queue has drained (the
+ * "before" state); returns it with what the first propagation cost, from the audit log.
+ */
+export async function propagateOnce(
+  set: LoadedSet,
+  strategy: Strategy,
+  timeoutMs: number,
+  logDir?: string,
+): Promise<{ manager: ManagerProcess; firstPropagation: FirstPropagation }> {
+  const since = Date.now();
   let starts = 0;
   const start = () =>
     startManager({
@@ -261,8 +282,65 @@ export async function startSteadyManager(
     );
     m = await start();
   });
-  return m;
+  // Killed with work left in a queue, the manager would leave its last writes to the next one, where they would
+  // count as restart writes.
+  await waitDrained(m, timeoutMs);
+  await auditBarrier(set.host);
+  const firstPropagation = await countFirstPropagation(
+    set.host.auditLogPath!,
+    set.host.managerUser,
+    since,
+    Date.now(),
+    set.workloads,
+  );
+  return { manager: m, firstPropagation };
 }
+
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection', 'apply']);
+/** How long the manager must have sent no write (besides its Lease) for its work to count as done. */
+const QUIET_MS = 2_000;
+
+/** The manager's own count of the writes it sent to any cluster, leader election's Lease renewals excepted. */
+function writesSent(metrics: string): number {
+  let sum = 0;
+  for (const line of metrics.split('\n')) {
+    if (!line.startsWith('rest_client_requests_total{') || line.includes('leases"')) continue;
+    const verb = /verb="([^"]+)"/.exec(line)?.[1];
+    if (verb !== undefined && WRITE_VERBS.has(verb)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+/**
+ * Waits until every controller's queue is empty with nothing in flight (the manager's workqueue_depth and
+ * workqueue_longest_running_processor_seconds, over every queue) and the manager has sent no write for QUIET_MS,
+ * which also covers a key waiting out a retry delay.
+ */
+export async function waitDrained(manager: ManagerProcess, timeoutMs: number): Promise<void> {
+  let lastWrites = -1;
+  let quietSince = Date.now();
+  await waitFor(
+    'every work queue drained and no write for 2 s',
+    async () => {
+      const text = await manager.metrics();
+      const writes = writesSent(text);
+      const now = Date.now();
+      if (writes !== lastWrites) {
+        lastWrites = writes;
+        quietSince = now;
+      }
+      const idle =
+        metricValue(text, 'workqueue_depth') === 0 &&
+        metricValue(text, 'workqueue_longest_running_processor_seconds') === 0;
+      if (!idle) quietSince = now;
+      return idle && now - quietSince >= QUIET_MS;
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
+}
+
+/** Post-restart changes made so far by this process: each sets a replica count the one before did not. */
+let changes = 0;
 
 /** How many managers the first propagation may go through before it gives up. */
 const MAX_PROPAGATION_STARTS = 5;
@@ -287,12 +365,28 @@ export async function measureRestart(
       nodeArgs: nodeArgs(set.workloads),
       logPath: logDir && join(logDir, `restart-${set.workloads}-${strategy}-${kind}.log`),
     });
-  const ready = async (m: ManagerProcess): Promise<number> =>
-    waitFor(
-      'the new manager to be ready',
-      async () => ((await m.readyz()).status === 200 ? Date.now() - m.startedAt : undefined),
-      { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
-    );
+  // A manager that never gets ready (it exited, e.g. after losing its Lease on a saturated machine) is a failed
+  // measurement the bench reports and goes on from, like any other missed deadline.
+  const ready = async (m: ManagerProcess): Promise<number> => {
+    let ms: number;
+    try {
+      ms = await waitFor(
+        'the new manager to be ready',
+        async () => {
+          if (m.hasExited()) return -1;
+          return (await m.readyz()).status === 200 ? Date.now() - m.startedAt : undefined;
+        },
+        { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
+      );
+    } catch (error) {
+      throw new RestartMeasurementError(strategy, kind, m, error, await diagnostics(m));
+    }
+    if (ms < 0) {
+      const cause = new Error('the new manager exited before it was ready');
+      throw new RestartMeasurementError(strategy, kind, m, cause, await diagnostics(m));
+    }
+    return ms;
+  };
   let manager: ManagerProcess;
   let since: number;
   let readyzMs: number;
@@ -303,7 +397,10 @@ export async function measureRestart(
     since = Date.now();
     manager = await start(previous.identity === STANDBY_IDENTITY ? IDENTITY : STANDBY_IDENTITY);
     sampler = processSampler(manager);
-    readyzMs = await ready(manager);
+    readyzMs = await ready(manager).catch((error: unknown) => {
+      sampler.stop();
+      throw error;
+    });
     reconcileFrom = Date.now();
     await previous.stop('SIGKILL');
   } else {
@@ -311,13 +408,17 @@ export async function measureRestart(
     since = Date.now();
     manager = await start(IDENTITY);
     sampler = processSampler(manager);
-    readyzMs = await ready(manager);
+    readyzMs = await ready(manager).catch((error: unknown) => {
+      sampler.stop();
+      throw error;
+    });
     reconcileFrom = manager.startedAt;
   }
   let livezMs: number;
   let firstReconcileMs: number;
   let changePropagatedMs: number;
   let changed: string;
+  let changeAt: number;
   try {
     livezMs = await manager.livezMs();
     // A change made as soon as the caches have synced, when the start-up backlog is largest: it arrives by watch,
@@ -325,8 +426,9 @@ export async function measureRestart(
     // Bump one workload's replicas and time until every member has it.
     changed = workloadName(set.workloads - 1);
     const ns = namespaceOf(set.workloads - 1, set);
-    const replicas = 7 + (Date.now() % 10);
-    const changeAt = Date.now();
+    // Never the value the previous restart set: an unchanged template would need no write and "propagate" at once.
+    const replicas = 7 + (changes++ % 10);
+    changeAt = Date.now();
     const patch = await adminRequest(
       adminIdentity(set.host),
       'PATCH',
@@ -364,12 +466,8 @@ export async function measureRestart(
       },
       { timeoutMs: scaled(set.workloads, 600_000, 10), intervalMs: 100 },
     );
-    // Let the start-up backlog drain: every queue empty for a moment.
-    await waitFor(
-      'the work queues to drain',
-      async () => metricValue(await manager.metrics(), 'workqueue_depth') === 0,
-      { timeoutMs: scaled(set.workloads, 600_000, 20), intervalMs: 200 },
-    );
+    // Let the start-up backlog drain, so the next restart starts from a manager with nothing left to do.
+    await waitDrained(manager, scaled(set.workloads, 600_000, 20));
   } catch (error) {
     sampler.stop();
     throw new RestartMeasurementError(strategy, kind, manager, error, await diagnostics(manager));
@@ -377,7 +475,9 @@ export async function measureRestart(
   const peaks = sampler.stop();
   await auditBarrier(set.host);
   const events = await readAuditLog(set.host.auditLogPath!, { user: set.host.managerUser, since });
+  const path = await changePath(events, set.members, changed, changeAt, kind === 'failover');
   const row = summarize(strategy, kind, set.workloads, events, changed, {
+    changePath: path,
     livezMs,
     readyzMs,
     firstReconcileMs,

@@ -44,6 +44,8 @@ const MAY_BE_UNUSED: Readonly<Record<string, string>> = {
   [`${LEASE_ROLE}: list coordination.k8s.io/leases`]: PAGED_LIST,
   [`${ROLE}: patch core/events`]:
     'an identical Event repeated is counted on the first by patch; this scenario has no failure that repeats',
+  [`${ROLE}: delete core/namespaces`]:
+    "a removed Cluster's execution namespace karmada-es-<cluster>; this scenario removes no Cluster",
   [`${ROLE}: get /api`]:
     'the legacy discovery root; our discovery reads /api/v1 directly, but any client-go style discovery starts here',
 };

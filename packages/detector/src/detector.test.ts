@@ -309,6 +309,23 @@ describe('ResourceDetector', () => {
     expect(running.detector.watchedResources()).toContain('core/v1/configmaps');
   });
 
+  it('supersedes an UnknownResourceKind Warning with a Normal Event once a later discovery pass finds the kind', async () => {
+    f.discovery.splice(
+      f.discovery.findIndex((d) => d.resource === 'configmaps'),
+      1,
+    );
+    const running = await f.run({ discoveryIntervalMs: 20 });
+    createPolicy(pp('cms', [{ apiVersion: 'v1', kind: 'ConfigMap' }], { id: null }));
+    const unknown = await running.events.waitFor((e) => e.reason === EventReasons.UnknownResourceKind);
+    expect(unknown).toMatchObject({ type: 'Warning', name: 'cms' });
+    f.discovery.push(discovered(ConfigMap));
+    const served = await running.events.waitFor((e) => e.reason === EventReasons.ResourceKindServed);
+    expect(served).toMatchObject({ type: 'Normal', kind: 'PropagationPolicy', name: 'cms' });
+    expect(served.message).toContain('v1/ConfigMap is served now');
+    await running.idle();
+    expect(running.events.count((e) => e.reason === EventReasons.ResourceKindServed)).toBe(1);
+  });
+
   it('a new detector over the same state writes nothing and never reads around its cache', async () => {
     const first = await f.run();
     createDeployment('a', { labels: { app: 'web' } });
@@ -365,6 +382,40 @@ describe('ResourceDetector', () => {
     expect(running.events.values.filter((e) => e.reason === EventReasons.ApplyPolicyFailed)).toEqual([]);
     const templates = running.detector.status().find((q) => q.name === 'resource-detector')!;
     expect(templates.lastError?.message).toMatch(/409/);
+  });
+
+  it('reads its own binding before the informer has it: one create; without read-your-writes, a second one', async () => {
+    // A create is a POST to the collection: the binding's name is in the body.
+    const bindingCreates = (name: string) =>
+      f.server.requests.filter(
+        (r) =>
+          r.verb === 'create' &&
+          r.resource === 'work.karmada.io/v1alpha2/resourcebindings' &&
+          r.body.includes(`"name":"${name}"`),
+      ).length;
+    createPolicy(pp('web', [byLabels({ matchLabels: { app: 'web' } })], { id: null }));
+    const own = await f.run();
+    await own.idle();
+    // The binding informer hears of nothing more; the template informer still sees the claim come back, which
+    // queues the template again while its binding is only known from the create's answer.
+    await f.server.waitForWatch(RB);
+    f.server.stallWatches(RB);
+    createDeployment('own', { labels: { app: 'web' } });
+    await f.eventually(() => binding('default/own-deployment'));
+    await own.idle();
+    expect(bindingCreates('own-deployment')).toBe(1);
+    await own.stop();
+
+    const blind = await f.run({ readYourWrites: false });
+    await blind.idle();
+    await f.server.waitForWatch(RB);
+    f.server.stallWatches(RB);
+    createDeployment('blind', { labels: { app: 'web' } });
+    await f.eventually(
+      () => bindingCreates('blind-deployment') >= 2,
+      5_000,
+      'a second create of the binding',
+    );
   });
 
   it("binds a re-created template as soon as its predecessor's binding is deleted, not after the backoff", {

@@ -14,6 +14,7 @@ import {
 import {
   type InformerManager,
   type Logger,
+  type MutationCache,
   type Reader,
   type ResourceEventHandler,
   silentLogger,
@@ -34,8 +35,9 @@ import { bindingHandler, policyHandler, templateHandler } from './event-handlers
 import type { EventSink } from './events.js';
 import { encodeTemplateKey } from './keys.js';
 import { isLazy } from './lazy-activation.js';
+import { withOwnWrites } from './own-writes.js';
 import type { PolicyKind } from './policy-kinds.js';
-import { PolicyReconciler } from './policy-reconciler.js';
+import { PolicyReconciler, unknownKindsOf } from './policy-reconciler.js';
 import type { ReplicaInterpretation } from './replicas.js';
 import { parseSkippedPropagatingApis, type SkippedResourceConfig } from './skipped-apis.js';
 import { compileSkippedNamespaces, DEFAULT_SKIPPED_NAMESPACES } from './skipped-namespaces.js';
@@ -92,6 +94,11 @@ export interface ResourceDetectorOptions {
   readonly featureGates?: DetectorFeatureGates | undefined;
   /** Replica interpretation for kinds beyond Deployment, StatefulSet, Job and Pod. */
   readonly interpretReplicas?: ((template: KubeObject) => ReplicaInterpretation | undefined) | undefined;
+  /**
+   * Where the detector's writes are laid over its reads until the informers catch up: a MutationCache shared with
+   * other controllers, a cache of its own (default), or false when `reader` and `writer` already do this.
+   */
+  readonly readYourWrites?: MutationCache | false | undefined;
 }
 
 /** One queue's state for the dashboard: its runtime Controller's status. */
@@ -127,7 +134,8 @@ export class ResourceDetector {
   #discoveryLoop: Promise<void> | undefined;
 
   /** Throws InvalidFlagError for a malformed skip flag. */
-  constructor(options: ResourceDetectorOptions) {
+  constructor(given: ResourceDetectorOptions) {
+    const options = withOwnWrites(given);
     this.#o = options;
     this.#logger = options.logger ?? silentLogger;
     this.#skippedApis = parseSkippedPropagatingApis(options.skippedPropagatingApis ?? '');
@@ -329,6 +337,7 @@ export class ResourceDetector {
       return;
     }
     const added: string[] = [];
+    const later = this.#resources.discovered;
     for (const gvr of propagatableResources(discovered, this.#skippedApis)) {
       if (this.#resources.byApiVersionKind(apiVersionOf(gvr), gvr.kind) !== undefined) continue;
       try {
@@ -348,6 +357,22 @@ export class ResourceDetector {
     this.#resources.markDiscovered();
     if (added.length > 0)
       this.#logger.info('watching resource templates', { added, total: this.#resources.size });
+    if (added.length > 0 && later) this.#recheckUnknownKinds();
+  }
+
+  /** A kind that became served (a CRD installed): the policies last reported to select an unknown kind look again. */
+  #recheckUnknownKinds(): void {
+    for (const kind of ['PropagationPolicy', 'ClusterPropagationPolicy'] as const) {
+      const gvr =
+        kind === 'PropagationPolicy'
+          ? KarmadaResources.PropagationPolicy
+          : KarmadaResources.ClusterPropagationPolicy;
+      for (const p of this.#o.informers.informer(gvr)?.lister.list() ?? []) {
+        if (unknownKindsOf(this.#reportedProblems.get(p.metadata.uid ?? '')).length === 0) continue;
+        const key = p.metadata.namespace ? `${p.metadata.namespace}/${p.metadata.name}` : p.metadata.name;
+        this.#ctx.enqueuePolicy(kind, key);
+      }
+    }
   }
 
   async #loopDiscovery(): Promise<void> {

@@ -32,4 +32,6 @@ export const EventReasons = {
   InvalidResourceSelector: 'InvalidResourceSelector',
   /** A policy selects an apiVersion and kind the API server does not serve (or the detector skips). */
   UnknownResourceKind: 'UnknownResourceKind',
+  /** A kind an earlier UnknownResourceKind Warning named is now served: that Warning no longer holds. */
+  ResourceKindServed: 'ResourceKindServed',
 } as const;

@@ -56,6 +56,12 @@ function throwCollected(errors: readonly unknown[], what: string): void {
   if (errors.length > 1) throw new AggregateError(errors, `${errors.length} errors while ${what}`);
 }
 
+/** The unknown kinds a #validate signature recorded (`<generation>|<invalid selectors>|<unknown kinds>`). */
+export function unknownKindsOf(signature: string | undefined): string[] {
+  const kinds = signature?.split('|')[2];
+  return kinds ? kinds.split(';') : [];
+}
+
 export class PolicyReconciler {
   readonly #ctx: DetectorContext;
   readonly #cache: DetectorCache;
@@ -126,9 +132,20 @@ export class PolicyReconciler {
     const problems = policyProblems(c.policy, this.#ctx.resources);
     const uid = c.policy.metadata.uid ?? '';
     const signature = `${c.policy.metadata.generation ?? 0}|${problems.invalidSelectors.join(';')}|${problems.unknownKinds.join(';')}`;
-    if (this.#reported.get(uid) !== signature) {
+    const previous = this.#reported.get(uid);
+    if (previous !== signature) {
       this.#reported.set(uid, signature);
       const name = describePolicy(c);
+      // A kind the last Warning named that is served now: say so, so the Warning does not stand as the last word.
+      const served = unknownKindsOf(previous).filter((k) => !problems.unknownKinds.includes(k));
+      if (served.length > 0) {
+        this.#ctx.emit(
+          c.policy,
+          'Normal',
+          EventReasons.ResourceKindServed,
+          `${name}: ${served.join(', ')} is served now; the UnknownResourceKind warning about it no longer holds`,
+        );
+      }
       if (problems.invalidSelectors.length > 0) {
         const message = `${name} matches nothing until fixed: ${problems.invalidSelectors.join('; ')}`;
         this.#ctx.logger.warn('policy has an invalid label selector', { policy: name, problems: message });

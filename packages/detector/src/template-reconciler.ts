@@ -9,6 +9,7 @@ import type {
 } from '@warmstart/api';
 import type { Result } from '@warmstart/workqueue';
 import { buildDesiredBinding } from './binding-builder.js';
+import { bindingMergePatch } from './binding-patch.js';
 import { planBindingWrite } from './binding-update.js';
 import { readClaim, templateClaimChange } from './claim.js';
 import { asWriteInput, bindingOf, patchMetadata, unclaimBindingThenTemplate } from './claim-writes.js';
@@ -152,7 +153,13 @@ export class TemplateReconciler {
       const plan = planBindingWrite(desired, existing);
       if (plan.op === 'none') return;
       if (plan.op === 'create') await writer.create(ref.gvr, asWriteInput(plan.binding), { signal });
-      else await writer.update(ref.gvr, asWriteInput(plan.binding), { signal });
+      else if (existing !== undefined)
+        await writer.patch(
+          ref.gvr,
+          { namespace: ref.namespace, name: ref.name },
+          { type: 'merge', patch: bindingMergePatch(existing, plan.binding) },
+          { signal },
+        );
       emit(current, 'Normal', EventReasons.ApplyPolicySucceed, `Apply ${policyName} succeed`);
     } catch (error) {
       // A 409 means the cache was behind our own last write (the binding created by the previous reconcile of

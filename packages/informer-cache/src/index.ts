@@ -73,6 +73,14 @@ export type {
 } from './metrics.js';
 export { silentLogger } from './metrics.js';
 export { MultiClusterInformerManager } from './multi-cluster-manager.js';
+export type { MutationCacheOptions } from './mutation-cache.js';
+export {
+  DEFAULT_MUTATION_MAX_ENTRIES,
+  DEFAULT_MUTATION_TTL_MS,
+  MutationCache,
+} from './mutation-cache.js';
+export type { WriteMethods } from './read-your-writes.js';
+export { readYourWritesReader, recordingWriter } from './read-your-writes.js';
 export type { ReflectorObserver, ReflectorOptions } from './reflector.js';
 export { INITIAL_EVENTS_END_ANNOTATION, Reflector } from './reflector.js';
 export type { Indexer, IndexFunc, StoreSink } from './store.js';

@@ -16,6 +16,7 @@ import { type InformerLabels, type Logger, silentLogger } from './metrics.js';
 import { NotificationQueue } from './notification-queue.js';
 import { Reflector, type ReflectorOptions } from './reflector.js';
 import { type Indexer, type IndexFunc, Store, type StoreSink } from './store.js';
+import type { Transform } from './transform.js';
 import type { ApiTransport } from './transport.js';
 import type { GroupVersionResource, KubeObject, WaitOptions } from './types.js';
 
@@ -115,6 +116,11 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   /** The last list or watch failure, cleared by the next successful sync. */
   get lastError(): Error | undefined {
     return this.#lastError;
+  }
+
+  /** The transform applied to every object before it is stored (undefined: the default transform). */
+  get transform(): Transform | undefined {
+    return this.#options.transform;
   }
 
   get lastSyncResourceVersion(): string {

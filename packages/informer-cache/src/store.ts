@@ -29,6 +29,8 @@ export interface Indexer<T extends KubeObject = KubeObject> {
   /** Every value index `indexName` currently holds. */
   listIndexValues(indexName: string): string[];
   indexNames(): string[];
+  /** The values index `indexName` computes for `object` (which need not be in the store). */
+  indexValues(indexName: string, object: T): readonly string[];
 }
 
 /** Where the store reports the changes it applied; the informer forwards them to handlers. */
@@ -148,6 +150,10 @@ export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
 
   indexNames(): string[] {
     return [...this.#indexes.keys()];
+  }
+
+  indexValues(indexName: string, object: T): readonly string[] {
+    return safeValues(this.#index(indexName).fn, object);
   }
 
   /** Applies one reflector event, reporting what changed to `sink` after the store reflects it. */

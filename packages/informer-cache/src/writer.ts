@@ -3,7 +3,7 @@
 // reads go through a CacheReader.
 import { collectionPath, gvrToString, objectPath, splitKey, toKey } from './gvr.js';
 import type { ApiTransport, HttpMethod, KubeVerb } from './transport.js';
-import type { GroupVersionResource, KubeObject, KubeObjectInput, ObjectKey } from './types.js';
+import type { GroupVersionResource, KubeObject, KubeObjectInput, KubeStatus, ObjectKey } from './types.js';
 
 /** One RFC 6902 operation. */
 export interface JsonPatchOperation {
@@ -143,15 +143,22 @@ export class Writer {
     );
   }
 
-  /** DELETE an object. Resolves when the server accepted the delete (finalizers may keep it a while). */
-  async delete(gvr: GroupVersionResource, key: ObjectKey, options: DeleteOptions = {}): Promise<void> {
+  /**
+   * DELETE an object. Resolves when the server accepted the delete (finalizers may keep it a while), with the
+   * server's answer: the object (still there with a deletionTimestamp, or as deleted) or a Status.
+   */
+  async delete(
+    gvr: GroupVersionResource,
+    key: ObjectKey,
+    options: DeleteOptions = {},
+  ): Promise<KubeObject | KubeStatus | undefined> {
     const { namespace, name } = splitKey(toKey(key));
     const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
     if (options.propagationPolicy !== undefined) body.propagationPolicy = options.propagationPolicy;
     if (options.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = options.gracePeriodSeconds;
     if (options.preconditions !== undefined) body.preconditions = options.preconditions;
     if (options.dryRun) body.dryRun = ['All'];
-    await this.#transport.request({
+    const response = await this.#transport.request<KubeObject | KubeStatus | undefined>({
       method: 'DELETE',
       verb: 'delete',
       path: objectPath(gvr, namespaceOf(gvr, namespace), name),
@@ -161,6 +168,7 @@ export class Writer {
       signal: options.signal,
       timeoutMs: options.timeoutMs,
     });
+    return response.body;
   }
 
   async #patch<T>(

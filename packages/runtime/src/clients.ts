@@ -10,15 +10,13 @@ import type {
   ObjectKey,
   Patch,
   Reader,
+  WriteMethods,
   WriteOptions,
   Writer,
 } from '@warmstart/informer-cache';
 
-/** The Writer's methods; there is no read method to call. */
-export type WriteClient = Pick<
-  Writer,
-  'create' | 'update' | 'updateStatus' | 'patch' | 'patchStatus' | 'apply' | 'delete'
->;
+/** The Writer's methods (informer-cache's WriteMethods); there is no read method to call. */
+export type WriteClient = WriteMethods;
 
 export class NotLeaderError extends Error {
   constructor(controller: string) {

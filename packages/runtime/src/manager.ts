@@ -10,7 +10,10 @@ import {
   type InformerDefaults,
   InformerManager,
   type Logger,
+  MutationCache,
   type Reader,
+  readYourWritesReader,
+  recordingWriter,
   silentLogger,
   Writer,
 } from '@warmstart/informer-cache';
@@ -86,6 +89,8 @@ export class Manager implements ControllerHost {
   readonly leading: ReadonlyGate;
   readonly #o: ManagerOptions;
   readonly #reader: Reader;
+  /** What the controllers wrote, laid over their cache reads until the informers deliver it (read-your-writes). */
+  readonly #ownWrites: MutationCache;
   readonly #elector: LeaderElector | undefined;
   readonly #controllers: Runnable[] = [];
   readonly #servers: Runnable[] = [];
@@ -115,10 +120,14 @@ export class Manager implements ControllerHost {
       informers: options.informers,
     });
     const cacheReader = new CacheReader(this.informers, { timeoutMs: options.cacheSyncTimeoutMs });
-    this.#reader =
+    // Every controller reads its own (and the others') writes before the informers deliver them.
+    this.#ownWrites = new MutationCache(this.informers);
+    this.#reader = readYourWritesReader(
       this.strategy.reads === 'fall-back-to-api-server'
         ? new FallbackCacheReader(this.informers, cacheReader, { source: 'fallback-reader' })
-        : cacheReader;
+        : cacheReader,
+      this.#ownWrites,
+    );
     const le = options.leaderElection;
     if (le) {
       this.#elector = new LeaderElector({
@@ -161,9 +170,15 @@ export class Manager implements ControllerHost {
     return countingReader(this.#reader, this.informers, onWait);
   }
 
-  /** A write-only client, refused while this process does not lead, accounted to `source`. */
+  /**
+   * A write-only client, refused while this process does not lead, accounted to `source`; what it writes is
+   * read back by every reader of this manager until the informer delivers it.
+   */
   writer(source: string): WriteClient {
-    return fencedWriter(new Writer(this.#o.transport, { source }), () => this.isLeader());
+    return recordingWriter(
+      fencedWriter(new Writer(this.#o.transport, { source }), () => this.isLeader()),
+      this.#ownWrites,
+    );
   }
 
   /** Adds a controller (or another runnable that runs only while leading); it starts with the controllers group. */

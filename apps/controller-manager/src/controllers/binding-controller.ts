@@ -16,7 +16,8 @@ import {
   WORKS_BY_BINDING,
   worksByBinding,
 } from './binding-keys.js';
-import { desiredWorks, mergeWork, orphanWorks, workNeedsUpdate } from './work-builder.js';
+import { desiredWorks, orphanWorks, workNeedsUpdate } from './work-builder.js';
+import { workMergePatch } from './work-patch.js';
 
 export const BINDING_CONTROLLER = 'binding';
 /** The ClusterResourceBinding half of `binding`: its own queue and workers, as in Karmada. */
@@ -117,9 +118,12 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
             if (error.code !== 409) throw error;
           });
       } else if (workNeedsUpdate(current, work)) {
-        await writer.update(KarmadaResources.Work, mergeWork(current, work) as unknown as KubeObjectInput, {
-          signal,
-        });
+        await writer.patch(
+          KarmadaResources.Work,
+          { namespace: current.metadata.namespace, name: current.metadata.name },
+          { type: 'merge', patch: workMergePatch(current, work) },
+          { signal },
+        );
       }
     }
     for (const orphan of orphanWorks(existing, desired.works, binding))

@@ -16,6 +16,7 @@ export async function detectorController(
     informers: ctx.host,
     reader: ctx.manager.reader(),
     writer,
+    readYourWrites: false, // the manager's reader and writer already share one MutationCache
     discover: discoverer(ctx.host.transport),
     skippedPropagatingApis: ctx.options.skippedPropagatingApis,
     skippedPropagatingNamespaces: ctx.options.skippedPropagatingNamespaces,

@@ -1,7 +1,10 @@
 // The execution controller: applies each Work's manifests to its member cluster by server-side apply, deletes
 // them when the Work goes, and keeps the Work's Applied condition. Member objects are read from the member's
-// informer caches (registered the first time a kind is seen; the read waits for that cache). A manifest
-// already applied at this Work generation is not applied again, so a restart rewrites nothing.
+// informer caches (registered the first time a kind is seen; the read waits for that cache), and those informers
+// bring member-side changes back: an applied object deleted on the member is created again, one whose manifest
+// fields were changed there is repaired (member-drift.ts, with back-off against a member controller that fights
+// back). A manifest already applied at this Work generation, and still matching, is not applied again, so a
+// restart rewrites nothing.
 import {
   type Cluster,
   clusterNameFromExecutionNamespace,
@@ -9,14 +12,25 @@ import {
   type UnstructuredObject,
   type Work,
 } from '@warmstart/api';
-import type { GroupVersionResource, KubeObject, KubeObjectInput, Lister } from '@warmstart/informer-cache';
-import { Controller } from '@warmstart/runtime';
+import {
+  deletedObject,
+  type GroupVersionResource,
+  type KubeObject,
+  type KubeObjectInput,
+  type Lister,
+  type ResourceEventHandler,
+} from '@warmstart/informer-cache';
+import { Controller, type ReconcileResult } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
+import { eventSink } from '../events.js';
 import type { Member, MemberRegistry } from '../members.js';
 import { RestMapper } from '../rest-mapper.js';
+import { AppliedVersions } from './applied-versions.js';
 import { conditionChanged, findCondition, setCondition } from './conditions.js';
+import { DriftBackoff } from './drift-backoff.js';
 import {
   appliedCondition,
+  describeManifest,
   type ManifestOutcome,
   type ParsedManifest,
   parseErrorOutcome,
@@ -25,17 +39,56 @@ import {
   planWorkSync,
   skippedOutcome,
 } from './execution.js';
+import { isRelevantMemberChange, memberMatchesManifest, workKeyOfMemberObject } from './member-drift.js';
 
 export const EXECUTION_CONTROLLER = 'execution';
 /** Stamped on member objects: the Work uid and generation they were last applied from. */
 export const APPLIED_FROM_ANNOTATION = 'warmstart.io/applied-from-work';
+/** Warning Event on a Work whose object a member controller keeps changing back after each repair. */
+export const DRIFT_REPAIR_BACKOFF = 'DriftRepairBackoff';
 
 type CachedWork = Work & KubeObject;
 
 export function executionController(ctx: ManagerContext, members: MemberRegistry): Controller {
   const writer = ctx.manager.writer(EXECUTION_CONTROLLER);
+  const emit = eventSink(writer, 'execution-controller', ctx.log);
+  const versions = new AppliedVersions();
+  const backoff = new DriftBackoff();
   const mappers = new Map<string, RestMapper>();
-  members.onChange((name) => mappers.delete(name));
+  members.onChange((name, member) => {
+    mappers.delete(name);
+    if (!member) versions.forgetCluster(name);
+  });
+  // Member-side events of applied objects, Karmada's rules: our own writes (the recorded version) and changes
+  // to status only are ignored, and so is everything before a Work's first reconcile recorded a version (the
+  // initial list after a restart); a delete always sends the Work back.
+  const driftHandler = (cluster: string, gvr: GroupVersionResource): ResourceEventHandler<KubeObject> => {
+    const objectKey = (o: Readonly<UnstructuredObject>) =>
+      AppliedVersions.key(gvr, o.metadata.namespace, o.metadata.name ?? '');
+    const changedByOthers = (o: Readonly<UnstructuredObject>): boolean => {
+      const recorded = versions.get(cluster, objectKey(o));
+      return recorded !== undefined && recorded.resourceVersion !== o.metadata.resourceVersion;
+    };
+    return {
+      name: `${EXECUTION_CONTROLLER}-drift`,
+      onAdd: (o, initial) => {
+        const obj = o as unknown as UnstructuredObject;
+        const work = workKeyOfMemberObject(obj);
+        if (!initial && work && changedByOthers(obj)) controller.enqueue(work);
+      },
+      onUpdate: (old, next) => {
+        const obj = next as unknown as UnstructuredObject;
+        const work =
+          workKeyOfMemberObject(obj) ?? workKeyOfMemberObject(old as unknown as UnstructuredObject);
+        if (work && changedByOthers(obj) && isRelevantMemberChange(old as unknown as UnstructuredObject, obj))
+          controller.enqueue(work);
+      },
+      onDelete: (o) => {
+        const work = workKeyOfMemberObject(deletedObject(o) as unknown as UnstructuredObject);
+        if (work) controller.enqueue(work);
+      },
+    };
+  };
   const mapperFor = (m: Member): RestMapper => {
     let mapper = mappers.get(m.name);
     if (!mapper) {
@@ -48,12 +101,12 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
   const controller: Controller = new Controller(ctx.manager, {
     name: EXECUTION_CONTROLLER,
     concurrency: ctx.options.concurrentWorkSyncs,
-    reconcile: async (key, { signal }) => {
+    reconcile: async (key, { signal }): Promise<ReconcileResult> => {
       const [namespace, name] = key.split('/') as [string, string];
       const work = await reader.get<CachedWork>(KarmadaResources.Work, { namespace, name }, { signal });
-      if (!work) return;
+      if (!work) return {};
       const clusterName = clusterNameFromExecutionNamespace(namespace);
-      if (!clusterName) return;
+      if (!clusterName) return {};
       const cluster = await reader.get<Cluster & KubeObject>(KarmadaResources.Cluster, clusterName, {
         signal,
       });
@@ -67,7 +120,9 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
           const m = parsed.manifest;
           try {
             const gvr = await mapperFor(member).resourceFor(m.group, m.version, m.kind, signal);
-            listers.set(m.ordinal, { gvr, lister: await member.reader.lister(gvr, { signal }) });
+            const lister = await member.reader.lister(gvr, { signal });
+            member.informers.forResource(gvr, driftHandler(member.name, gvr));
+            listers.set(m.ordinal, { gvr, lister });
           } catch (error) {
             resolveErrors.push({
               ordinal: m.ordinal,
@@ -85,10 +140,14 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
       if (work.metadata.deletionTimestamp) {
         const plan = planWorkDeletion(work, cluster, lookup);
         if (plan.kind === 'blocked') throw new Error(plan.message);
-        if (plan.kind !== 'cleanup') return;
+        if (plan.kind !== 'cleanup') return {};
         for (const c of plan.cleanups) {
           const target = listers.get(c.manifest.ordinal);
           if (!member || !target) continue;
+          versions.forget(
+            clusterName,
+            AppliedVersions.key(target.gvr, c.manifest.namespace, c.manifest.name),
+          );
           const objKey = { namespace: c.manifest.namespace, name: c.manifest.name };
           if (c.action === 'delete') {
             await member.writer
@@ -122,14 +181,15 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
             { signal },
           );
         }
-        return;
+        return {};
       }
 
       const plan = planWorkSync(work, cluster, lookup);
       if (plan.kind === 'cluster-not-ready') throw new Error(plan.message);
-      if (plan.kind !== 'apply' || !member) return;
+      if (plan.kind !== 'apply' || !member) return {};
       const stamp = `${work.metadata.uid}/${work.metadata.generation ?? 0}`;
       const outcomes: ManifestOutcome[] = [...resolveErrors, ...plan.invalid.map(parseErrorOutcome)];
+      let requeueAfter: number | undefined;
       for (const decision of plan.decisions) {
         if (decision.action === 'skip-conflict') {
           outcomes.push(skippedOutcome(decision));
@@ -137,12 +197,49 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
         }
         const target = listers.get(decision.manifest.ordinal);
         if (!target) continue; // its resolve error is already an outcome
-        const current = lookup(decision.manifest);
+        const manifest = decision.manifest;
+        const objectKey = AppliedVersions.key(target.gvr, manifest.namespace, manifest.name);
+        const current = lookup(manifest);
+        const rv = current?.metadata.resourceVersion;
         if (current?.metadata.annotations?.[APPLIED_FROM_ANNOTATION] === stamp) {
-          outcomes.push({ ordinal: decision.manifest.ordinal, applied: true });
-          continue;
+          // Applied at this generation. Unchanged since (or the cache has not caught up with our write yet):
+          // nothing to do. Changed by someone else, or not known since a restart: compare with the manifest.
+          if (versions.isCurrent(clusterName, objectKey, rv)) {
+            outcomes.push({ ordinal: manifest.ordinal, applied: true });
+            continue;
+          }
+          if (memberMatchesManifest(manifest.object, current)) {
+            if (rv !== undefined) versions.record(clusterName, objectKey, rv);
+            outcomes.push({ ordinal: manifest.ordinal, applied: true });
+            continue;
+          }
+          const repair = backoff.attempt(`${clusterName}/${objectKey}`, Date.now());
+          if (repair.kind === 'wait') {
+            if (repair.report) {
+              emit(
+                { ...work, apiVersion: 'work.karmada.io/v1alpha1', kind: 'Work' },
+                'Warning',
+                DRIFT_REPAIR_BACKOFF,
+                `${describeManifest(manifest)} in cluster ${clusterName} was changed on the member again after ${repair.repairs} repairs; ` +
+                  'another controller there seems to set the fields this Work sets (an autoscaler, a webhook): ' +
+                  `repairs now back off (next in ${Math.ceil(repair.delayMs / 1000)}s); let one owner set those fields`,
+              );
+            }
+            requeueAfter = Math.min(requeueAfter ?? Infinity, repair.delayMs);
+            outcomes.push({ ordinal: manifest.ordinal, applied: true });
+            continue;
+          }
+          ctx.log.info(
+            { cluster: clusterName, object: describeManifest(manifest), work: key },
+            'repairing a member object that drifted from its Work',
+          );
+        } else if (current === undefined && versions.get(clusterName, objectKey) !== undefined) {
+          ctx.log.info(
+            { cluster: clusterName, object: describeManifest(manifest), work: key },
+            'creating again a member object deleted on the member',
+          );
         }
-        const object = decision.manifest.object;
+        const object = manifest.object;
         const patch = {
           ...object,
           metadata: {
@@ -151,17 +248,21 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
           },
         } as unknown as KubeObjectInput;
         try {
-          await member.writer.apply(target.gvr, patch, { signal, force: true });
-          outcomes.push({ ordinal: decision.manifest.ordinal, applied: true });
+          const applied = await member.writer.apply(target.gvr, patch, { signal, force: true });
+          const appliedRv = applied?.metadata?.resourceVersion;
+          if (appliedRv !== undefined) versions.record(clusterName, objectKey, appliedRv, rv);
+          outcomes.push({ ordinal: manifest.ordinal, applied: true });
         } catch (error) {
           outcomes.push({
-            ordinal: decision.manifest.ordinal,
+            ordinal: manifest.ordinal,
             applied: false,
             message: error instanceof Error ? error.message : String(error),
           });
         }
       }
-      const next = appliedCondition(outcomes, work.metadata.generation);
+      // Without observedGeneration, as Karmada's Applied condition: with it, every Work generation cost a status
+      // write even when the outcome was the same (one more write per change under churn).
+      const next = appliedCondition(outcomes);
       if (conditionChanged(findCondition(work.status?.conditions, next.type), next)) {
         const conditions = setCondition(
           work.status?.conditions,
@@ -176,6 +277,7 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
         );
       }
       if (next.status !== 'True') throw new Error(next.message);
+      return requeueAfter === undefined ? {} : { requeueAfter };
     },
   });
   const { reader } = controller;

@@ -113,6 +113,15 @@ describe('afterSchedulePatch', () => {
     expect(scheduleStatusUpdate(next, ok, '2026-03-01T12:00:05Z')).toBeUndefined();
   });
 
+  it('keeps the cached generation when the spec moved under its unconditional patch', () => {
+    // The detector changed the spec (generation 2) before the scheduler's patch landed (generation 3): the
+    // schedule was computed from generation 1, so it must not claim to have observed 3.
+    const cached = resourceBinding({ placement, generation: 1 });
+    const patch = schedulePatch(cached, ok)!;
+    const patched = resourceBinding({ placement, generation: 3, clusters: ok.clusters });
+    expect(afterSchedulePatch(cached, patched, patch).metadata.generation).toBe(1);
+  });
+
   it('keeps the cached generation when the response has none', () => {
     const cached = resourceBinding({ placement, generation: 4 });
     const { generation: _g, ...metadata } = cached.metadata;

@@ -62,7 +62,14 @@ export function afterSchedulePatch(
   patched: Readonly<Pick<Binding, 'metadata'>>,
   patch: SchedulePatch,
 ): Binding {
-  const generation = patched.metadata.generation ?? binding.metadata.generation;
+  // The patch carries no resourceVersion (Karmada's does not either: under churn the precondition made most of
+  // these patches fail with 409). So it may have landed on a spec the detector changed meanwhile: the patched
+  // generation counts as observed only when our own spec change is all that moved it.
+  const before = binding.metadata.generation;
+  const ours = targetClustersEqual(binding.spec.clusters, patch.clusters) ? 0 : 1;
+  const landed = patched.metadata.generation;
+  const generation =
+    landed !== undefined && before !== undefined && landed === before + ours ? landed : before;
   return {
     ...binding,
     metadata: { ...binding.metadata, ...(generation !== undefined ? { generation } : {}) },

@@ -5,9 +5,12 @@ import { type Cluster, KarmadaResources } from '@warmstart/api';
 import type { KubeObject } from '@warmstart/informer-cache';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
+import { eventSink } from '../events.js';
 import type { Binding } from './binding.js';
 import { type AnyBinding, bindingKey, parseBindingKey } from './binding-keys.js';
 import { clusterChangeCanMovePlacements } from './cluster-change.js';
+import { targetsTerminatingCluster } from './cluster-removal.js';
+import { placementProblems } from './placement-problems.js';
 import { afterSchedulePatch, schedulePatch, scheduleStatusUpdate } from './schedule-writes.js';
 import { scheduleBinding } from './scheduler.js';
 import { schedulingNeeded } from './scheduling-trigger.js';
@@ -17,14 +20,16 @@ export const SCHEDULER = 'scheduler';
 
 export function schedulerController(ctx: ManagerContext): Controller {
   const writer = ctx.manager.writer(SCHEDULER);
+  const emit = eventSink(writer, 'karmada-scheduler', ctx.log);
   const controller: Controller = new Controller(ctx.manager, {
     name: SCHEDULER,
     concurrency: ctx.options.concurrentResourceBindingSyncs,
     reconcile: async (key, { signal }) => {
       const { gvr, namespace, name } = parseBindingKey(key);
       const binding = await reader.get<AnyBinding>(gvr, { namespace, name }, { signal });
-      if (!binding || binding.metadata.deletionTimestamp || !schedulingNeeded(binding)) return;
+      if (!binding || binding.metadata.deletionTimestamp) return;
       const clusters = await reader.list<Cluster & KubeObject>(KarmadaResources.Cluster, { signal });
+      if (!schedulingNeeded(binding) && !targetsTerminatingCluster(binding, clusters)) return;
       const result = scheduleBinding(binding, clusters);
       const patch = schedulePatch(binding, result);
       let scheduled: Readonly<Binding> = binding;
@@ -35,10 +40,7 @@ export function schedulerController(ctx: ManagerContext): Controller {
           {
             type: 'merge',
             patch: {
-              metadata: {
-                resourceVersion: binding.metadata.resourceVersion,
-                annotations: { [AppliedPlacementAnnotation]: patch.appliedPlacement },
-              },
+              metadata: { annotations: { [AppliedPlacementAnnotation]: patch.appliedPlacement } },
               spec: { clusters: patch.clusters },
             },
           },
@@ -53,11 +55,35 @@ export function schedulerController(ctx: ManagerContext): Controller {
       );
       if (status)
         await writer.patchStatus(gvr, { namespace, name }, { type: 'merge', patch: { status } }, { signal });
-      if (result.kind === 'Unschedulable')
+      if (result.kind === 'Unschedulable') {
         ctx.log.info(
           { binding: key, reason: result.reason, message: result.message },
           'binding not scheduled',
         );
+        // Karmada's ScheduleBindingFailed, on the binding and its template, once per change of the outcome; with
+        // what in the placement can never match, when something can't.
+        const problems = placementProblems(binding.spec.placement);
+        if (status && problems.length > 0) {
+          const message = `${result.message} ${problems.join('; ')}`;
+          const r = binding.spec.resource;
+          emit(
+            { ...binding, apiVersion: 'work.karmada.io/v1alpha2', kind: gvr.kind },
+            'Warning',
+            'ScheduleBindingFailed',
+            message,
+          );
+          emit(
+            {
+              apiVersion: r.apiVersion,
+              kind: r.kind,
+              metadata: { name: r.name, namespace: r.namespace, uid: r.uid },
+            },
+            'Warning',
+            'ScheduleBindingFailed',
+            message,
+          );
+        }
+      }
     },
   });
   const { reader } = controller;

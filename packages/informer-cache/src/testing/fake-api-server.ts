@@ -234,9 +234,13 @@ export class FakeApiServer {
     }
   }
 
-  /** Stops writing anything (events, bookmarks) to the currently open watches; the connections stay open. */
-  stallWatches(): void {
-    for (const w of this.#watchers) w.stalled = true;
+  /**
+   * Stops writing anything (events, bookmarks) to the currently open watches (of one resource, or all); the
+   * connections stay open.
+   */
+  stallWatches(gvr?: GroupVersionResource): void {
+    const id = gvr === undefined ? undefined : gvrToString(gvr);
+    for (const w of this.#watchers) if (id === undefined || gvrToString(w.state.gvr) === id) w.stalled = true;
   }
 
   /** Open watch connections, optionally of one resource. */

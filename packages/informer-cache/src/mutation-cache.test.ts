@@ -1,0 +1,183 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CacheReader, type Reader } from './cache-reader.js';
+import { MutationCache, type MutationCacheOptions } from './mutation-cache.js';
+import { readYourWritesReader, recordingWriter, type WriteMethods } from './read-your-writes.js';
+import { cm, configmaps, deployments, type Fixture, fixture } from './testing/fixtures.js';
+import { until } from './testing/recorder.js';
+import type { KubeObject } from './types.js';
+import { Writer } from './writer.js';
+
+const open: Fixture[] = [];
+afterEach(async () => {
+  for (const f of open.splice(0)) await f.close();
+});
+
+interface Setup {
+  readonly f: Fixture;
+  readonly cache: MutationCache;
+  readonly reader: Reader;
+  readonly writer: WriteMethods;
+  /** Stops the informer hearing of changes (our writes included) until `catchUp`. */
+  lag(): void;
+  /** Lets the informer resume its watch and waits until its store holds `key` at `rv` (or lacks it). */
+  catchUp(key: string, rv: string | undefined): Promise<void>;
+}
+
+async function setup(options: MutationCacheOptions = {}): Promise<Setup> {
+  const f = await fixture();
+  open.push(f);
+  f.server.create(configmaps, cm('existing', { v: '1' }, { app: 'web' }));
+  const informer = f.manager.forResource(configmaps, undefined, {
+    indexers: { byApp: (o) => [o.metadata.labels?.app ?? ''] },
+  });
+  f.manager.start();
+  await f.manager.waitForSync({ timeoutMs: 5_000 });
+  await f.server.waitForWatch(configmaps);
+  const cache = new MutationCache(f.manager, options);
+  return {
+    f,
+    cache,
+    reader: readYourWritesReader(new CacheReader(f.manager), cache),
+    writer: recordingWriter(new Writer(f.transport, { source: 'test' }), cache),
+    lag: () => f.server.stallWatches(),
+    async catchUp(key, rv) {
+      f.server.closeWatches();
+      await until(
+        () => informer.store.get(key)?.metadata.resourceVersion === rv,
+        5_000,
+        `store has ${key}@${rv}`,
+      );
+    },
+  };
+}
+
+const names = (objects: readonly KubeObject[]) => objects.map((o) => o.metadata.name).sort();
+
+describe('MutationCache through readYourWritesReader and recordingWriter', () => {
+  it('serves a created object before the informer has it, then the store once it catches up', async () => {
+    const s = await setup();
+    s.lag();
+    const created = await s.writer.create(configmaps, cm('new', {}, { app: 'web' }));
+    expect(s.f.manager.lister(configmaps).get('default/new')).toBeUndefined();
+    expect((await s.reader.get(configmaps, 'default/new'))?.metadata.resourceVersion).toBe(
+      created.metadata.resourceVersion,
+    );
+    expect(names(await s.reader.list(configmaps, { labelSelector: 'app=web' }))).toEqual(['existing', 'new']);
+    expect(names(await s.reader.list(configmaps, { namespace: 'other' }))).toEqual([]);
+    expect(names(await s.reader.byIndex(configmaps, 'byApp', 'web'))).toEqual(['existing', 'new']);
+    expect(names(await s.reader.byIndex(configmaps, 'byApp', 'db'))).toEqual([]);
+    // Cached objects are transformed and frozen like the store's, and the caller's own copy is left alone.
+    const served = await s.reader.get(configmaps, 'default/new');
+    expect(Object.isFrozen(served)).toBe(true);
+    expect(served?.metadata.managedFields).toBeUndefined();
+    expect(Object.isFrozen(created)).toBe(false);
+    expect(s.cache.size).toBe(1);
+
+    await s.catchUp('default/new', created.metadata.resourceVersion);
+    const fromStore = s.f.manager.lister(configmaps).get('default/new');
+    expect(await s.reader.get(configmaps, 'default/new')).toBe(fromStore);
+    expect(s.cache.size).toBe(0);
+  });
+
+  it('serves an update, and its effect on label selectors and indexes, until the informer catches up', async () => {
+    const s = await setup();
+    const before = s.f.manager.lister(configmaps).get('default/existing');
+    s.lag();
+    const updated = await s.writer.patch(configmaps, 'default/existing', {
+      type: 'merge',
+      patch: { metadata: { labels: { app: 'db' } } },
+    });
+    expect((await s.reader.get(configmaps, 'default/existing'))?.metadata.labels?.app).toBe('db');
+    expect(names(await s.reader.list(configmaps, { labelSelector: 'app=web' }))).toEqual([]);
+    expect(names(await s.reader.list(configmaps, { labelSelector: 'app=db' }))).toEqual(['existing']);
+    expect(names(await s.reader.byIndex(configmaps, 'byApp', 'web'))).toEqual([]);
+    expect(names(await s.reader.byIndex(configmaps, 'byApp', 'db'))).toEqual(['existing']);
+    expect(s.f.manager.lister(configmaps).get('default/existing')).toBe(before);
+    await s.catchUp('default/existing', updated.metadata.resourceVersion);
+    expect((await s.reader.get(configmaps, 'default/existing'))?.metadata.resourceVersion).toBe(
+      updated.metadata.resourceVersion,
+    );
+    expect(s.cache.size).toBe(0);
+  });
+
+  it('never serves a write older than the store: a newer change by someone else wins', async () => {
+    const s = await setup();
+    s.lag();
+    const ours = await s.writer.patch(configmaps, 'default/existing', {
+      type: 'merge',
+      patch: { data: { v: 'ours' } },
+    });
+    const theirs = s.f.server.update(configmaps, cm('existing', { v: 'theirs' }, { app: 'web' }));
+    expect(Number(theirs.metadata.resourceVersion)).toBeGreaterThan(Number(ours.metadata.resourceVersion));
+    expect((await s.reader.get(configmaps, 'default/existing'))?.data).toEqual({ v: 'ours' });
+    await s.catchUp('default/existing', theirs.metadata.resourceVersion);
+    expect((await s.reader.get(configmaps, 'default/existing'))?.data).toEqual({ v: 'theirs' });
+    expect(s.cache.size).toBe(0);
+
+    // A write response older than what the store already holds is not recorded at all.
+    s.cache.mutated(configmaps, ours);
+    expect(s.cache.size).toBe(0);
+  });
+
+  it('hides a deleted object until the informer drops it', async () => {
+    const s = await setup();
+    s.lag();
+    await s.writer.delete(configmaps, 'default/existing');
+    expect(s.f.manager.lister(configmaps).get('default/existing')).toBeDefined();
+    expect(await s.reader.get(configmaps, 'default/existing')).toBeUndefined();
+    expect(await s.reader.list(configmaps)).toEqual([]);
+    expect(await s.reader.byIndex(configmaps, 'byApp', 'web')).toEqual([]);
+    await s.catchUp('default/existing', undefined);
+    expect(await s.reader.get(configmaps, 'default/existing')).toBeUndefined();
+    expect(s.cache.size).toBe(0);
+  });
+
+  it('shows an object re-created by someone else after our delete once the informer has it', async () => {
+    const s = await setup();
+    s.lag();
+    await s.writer.delete(configmaps, 'default/existing');
+    const again = s.f.server.create(configmaps, cm('existing', { v: 'again' }));
+    await s.catchUp('default/existing', again.metadata.resourceVersion);
+    expect((await s.reader.get(configmaps, 'default/existing'))?.data).toEqual({ v: 'again' });
+  });
+
+  it('stops serving a write after its TTL', async () => {
+    let now = 1_000;
+    const s = await setup({ ttlMs: 100, clock: { now: () => now } });
+    s.lag();
+    await s.writer.create(configmaps, cm('new'));
+    expect(await s.reader.get(configmaps, 'default/new')).toBeDefined();
+    now += 100;
+    expect(await s.reader.get(configmaps, 'default/new')).toBeUndefined();
+    expect(s.cache.size).toBe(0);
+  });
+
+  it('holds at most maxEntries writes, evicting the oldest', async () => {
+    const s = await setup({ maxEntries: 2 });
+    s.lag();
+    for (const name of ['a', 'b', 'c']) await s.writer.create(configmaps, cm(name));
+    expect(s.cache.size).toBe(2);
+    expect(await s.reader.get(configmaps, 'default/a')).toBeUndefined();
+    expect(names(await s.reader.list(configmaps))).toEqual(['b', 'c', 'existing']);
+  });
+
+  it('records nothing for a dry run, a resource without an informer, or a failed write', async () => {
+    const s = await setup();
+    s.lag();
+    await s.writer.create(configmaps, cm('dry'), { dryRun: true });
+    await s.writer.create(deployments, { metadata: { name: 'd', namespace: 'default' }, spec: {} });
+    await expect(s.writer.create(configmaps, cm('existing'))).rejects.toMatchObject({ code: 409 });
+    expect(s.cache.size).toBe(0);
+    expect(await s.reader.get(configmaps, 'default/dry')).toBeUndefined();
+  });
+
+  it('sends no read to the API server', async () => {
+    const s = await setup();
+    s.lag();
+    await s.writer.create(configmaps, cm('new'));
+    await s.reader.get(configmaps, 'default/new');
+    await s.reader.list(configmaps);
+    expect(s.f.transport.accounting.count({ verb: 'get' })).toBe(0);
+    expect(s.f.transport.accounting.count({ verb: 'list', source: 'test' })).toBe(0);
+  });
+});
