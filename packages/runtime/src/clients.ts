@@ -2,16 +2,10 @@
 // for one), and a write-only client that refuses to write once this process is no longer the leader, so a
 // deposed leader cannot race its successor even for the moments before it exits.
 import type {
-  DeleteOptions,
   GroupVersionResource,
   InformerManager,
-  KubeObject,
-  KubeObjectInput,
-  ObjectKey,
-  Patch,
   Reader,
   WriteMethods,
-  WriteOptions,
   Writer,
 } from '@warmstart/informer-cache';
 
@@ -27,65 +21,16 @@ export class NotLeaderError extends Error {
 
 /** Wraps a Writer so every write first checks `isLeader()`. */
 export function fencedWriter(writer: Writer, isLeader: () => boolean): WriteClient {
-  const fence = (): void => {
-    if (!isLeader()) throw new NotLeaderError(writer.source);
-  };
-  // Each method is written out so the wrapper keeps the Writer's generic signatures without a cast.
+  const fence = <R>(write: () => Promise<R>): Promise<R> =>
+    isLeader() ? write() : Promise.reject(new NotLeaderError(writer.source));
   return {
-    create: async <T extends KubeObject = KubeObject>(
-      gvr: GroupVersionResource,
-      object: KubeObjectInput,
-      options?: WriteOptions,
-    ) => {
-      fence();
-      return writer.create<T>(gvr, object, options);
-    },
-    update: async <T extends KubeObject = KubeObject>(
-      gvr: GroupVersionResource,
-      object: KubeObjectInput,
-      options?: WriteOptions,
-    ) => {
-      fence();
-      return writer.update<T>(gvr, object, options);
-    },
-    updateStatus: async <T extends KubeObject = KubeObject>(
-      gvr: GroupVersionResource,
-      object: KubeObjectInput,
-      options?: WriteOptions,
-    ) => {
-      fence();
-      return writer.updateStatus<T>(gvr, object, options);
-    },
-    patch: async <T extends KubeObject = KubeObject>(
-      gvr: GroupVersionResource,
-      key: ObjectKey,
-      patch: Patch,
-      options?: WriteOptions,
-    ) => {
-      fence();
-      return writer.patch<T>(gvr, key, patch, options);
-    },
-    patchStatus: async <T extends KubeObject = KubeObject>(
-      gvr: GroupVersionResource,
-      key: ObjectKey,
-      patch: Patch,
-      options?: WriteOptions,
-    ) => {
-      fence();
-      return writer.patchStatus<T>(gvr, key, patch, options);
-    },
-    apply: async <T extends KubeObject = KubeObject>(
-      gvr: GroupVersionResource,
-      object: KubeObjectInput,
-      options?: WriteOptions & { readonly force?: boolean | undefined },
-    ) => {
-      fence();
-      return writer.apply<T>(gvr, object, options);
-    },
-    delete: async (gvr: GroupVersionResource, key: ObjectKey, options?: DeleteOptions) => {
-      fence();
-      return writer.delete(gvr, key, options);
-    },
+    create: (gvr, object, options) => fence(() => writer.create(gvr, object, options)),
+    update: (gvr, object, options) => fence(() => writer.update(gvr, object, options)),
+    updateStatus: (gvr, object, options) => fence(() => writer.updateStatus(gvr, object, options)),
+    patch: (gvr, key, patch, options) => fence(() => writer.patch(gvr, key, patch, options)),
+    patchStatus: (gvr, key, patch, options) => fence(() => writer.patchStatus(gvr, key, patch, options)),
+    apply: (gvr, object, options) => fence(() => writer.apply(gvr, object, options)),
+    delete: (gvr, key, options) => fence(() => writer.delete(gvr, key, options)),
   };
 }
 
