@@ -1,6 +1,7 @@
 // Issue 6 acceptance: the manager, run as its own process against a real host and two real members,
 // propagates a Deployment with a PropagationPolicy to both members, follows a replica change, removes it
-// from both on delete, and splits 9 replicas 3/6 under Divided with static weights 1:2.
+// from both on delete, and splits 9 replicas 3/6 under Divided with static weights 1:2 (Karmada's Webster
+// division gives the same). Issue 15: an OverridePolicy changes the image on one member only.
 import {
   AppsV1Api,
   CoreV1Api,
@@ -8,7 +9,8 @@ import {
   KubeConfig,
   type V1Deployment,
 } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, inject, it } from 'vitest';
+import { workName } from '@warmstart/api';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { waitFor } from '../cluster/wait.js';
 import { installCrds, joinMember } from '../karmada/join.js';
 import { type ManagerProcess, startManager } from './manager-process.js';
@@ -185,6 +187,76 @@ describe('controller-manager propagates workloads to member clusters', () => {
       '6 replicas in member2',
       async () => (await memberReplicas(m2!.adminKubeconfig, ns, 'api')) === 6,
       { timeoutMs: 60_000, intervalMs: 250 },
+    );
+  });
+
+  it('an OverridePolicy changes the image for one member only, and the Work records it', async () => {
+    const ns = `override-${Date.now().toString(36)}`;
+    const h = client(host!.adminKubeconfig);
+    await h.core.createNamespace({ body: { metadata: { name: ns } } });
+    for (const m of [m1!, m2!])
+      await client(m.adminKubeconfig).core.createNamespace({ body: { metadata: { name: ns } } });
+    await h.apps.createNamespacedDeployment({ namespace: ns, body: deployment(ns, 'shop', 1) });
+    await h.custom.createNamespacedCustomObject({
+      group: 'policy.karmada.io',
+      version: 'v1alpha1',
+      namespace: ns,
+      plural: 'propagationpolicies',
+      body: policy(ns, 'shop', 'shop', { clusterAffinity: { clusterNames: [m1!.name, m2!.name] } }),
+    });
+    const memberImage = async (kubeconfig: string): Promise<string | undefined> => {
+      try {
+        const d = await client(kubeconfig).apps.readNamespacedDeployment({ namespace: ns, name: 'shop' });
+        return d.spec?.template.spec?.containers[0]?.image;
+      } catch (error) {
+        if (notFound(error)) return undefined;
+        throw error;
+      }
+    };
+    for (const m of [m1!, m2!]) {
+      await waitFor(`shop in ${m.name}`, async () => (await memberImage(m.adminKubeconfig)) !== undefined, {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      });
+    }
+    // Created after the Works exist: the policy's watch must requeue the binding.
+    await h.custom.createNamespacedCustomObject({
+      group: 'policy.karmada.io',
+      version: 'v1alpha1',
+      namespace: ns,
+      plural: 'overridepolicies',
+      body: {
+        apiVersion: 'policy.karmada.io/v1alpha1',
+        kind: 'OverridePolicy',
+        metadata: { name: 'mirror', namespace: ns },
+        spec: {
+          resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'shop' }],
+          overrideRules: [
+            {
+              targetCluster: { clusterNames: [m1!.name] },
+              overriders: {
+                imageOverrider: [{ component: 'Registry', operator: 'replace', value: 'mirror.example.org' }],
+              },
+            },
+          ],
+        },
+      },
+    });
+    await waitFor(
+      `the mirrored image in ${m1!.name}`,
+      async () => (await memberImage(m1!.adminKubeconfig)) === 'mirror.example.org/app:1',
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    expect(await memberImage(m2!.adminKubeconfig)).toBe('registry.example.com/app:1');
+    const work = (await h.custom.getNamespacedCustomObject({
+      group: 'work.karmada.io',
+      version: 'v1alpha1',
+      namespace: `karmada-es-${m1!.name}`,
+      plural: 'works',
+      name: workName('Deployment', 'shop', ns),
+    })) as { metadata: { annotations?: Record<string, string> } };
+    expect(work.metadata.annotations?.['policy.karmada.io/applied-overrides']).toBe(
+      '[{"policyName":"mirror","overriders":{"imageOverrider":[{"component":"Registry","operator":"replace","value":"mirror.example.org"}]}}]',
     );
   });
 });

@@ -1,6 +1,8 @@
 // The policies of a synthetic load: in every namespace a label-selector PropagationPolicy for all load
 // workloads, a few name-selector policies (higher implicit priority) and one match-all ClusterPropagationPolicy
 // (lowest), so matching, priority and claims all have work to do. Everything goes to every member (Duplicated).
+// Override policies too (issue 15): a ClusterOverridePolicy labels every load workload on the first member, and
+// an OverridePolicy per namespace changes the image registry there, so every Work build applies overrides.
 import type { TlsIdentity } from '../cluster/admin-client.js';
 import { adminRequest } from '../cluster/admin-client.js';
 import { type LoadShape, namespaceOf, workloadName } from '../load/workloads.js';
@@ -41,6 +43,52 @@ export function loadPolicies(
         },
       },
     });
+  }
+  const first = members[0];
+  if (first !== undefined) {
+    const onFirst = { targetCluster: { clusterNames: [first] } };
+    out.push({
+      path: '/apis/policy.karmada.io/v1alpha1/clusteroverridepolicies',
+      body: {
+        apiVersion: 'policy.karmada.io/v1alpha1',
+        kind: 'ClusterOverridePolicy',
+        metadata: { name: 'load-label' },
+        spec: {
+          resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }],
+          overrideRules: [
+            {
+              ...onFirst,
+              overriders: {
+                labelsOverrider: [{ operator: 'add', value: { 'load.warmstart.io/member': first } }],
+              },
+            },
+          ],
+        },
+      },
+    });
+    for (let n = 0; n < shape.namespaces; n++) {
+      const ns = `load-${n}`;
+      out.push({
+        path: `/apis/policy.karmada.io/v1alpha1/namespaces/${ns}/overridepolicies`,
+        body: {
+          apiVersion: 'policy.karmada.io/v1alpha1',
+          kind: 'OverridePolicy',
+          metadata: { name: 'mirror', namespace: ns },
+          spec: {
+            overrideRules: [
+              {
+                ...onFirst,
+                overriders: {
+                  imageOverrider: [
+                    { component: 'Registry', operator: 'replace', value: 'mirror.example.org' },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+      });
+    }
   }
   // A name-selector policy for every 100th workload.
   for (let i = 0; i < shape.workloads; i += 100) {

@@ -39,6 +39,8 @@ const MAY_BE_UNUSED: Readonly<Record<string, string>> = {
   [`${ROLE}: list work.karmada.io/works`]: PAGED_LIST,
   [`${ROLE}: list policy.karmada.io/propagationpolicies`]: PAGED_LIST,
   [`${ROLE}: list policy.karmada.io/clusterpropagationpolicies`]: PAGED_LIST,
+  [`${ROLE}: list policy.karmada.io/overridepolicies`]: PAGED_LIST,
+  [`${ROLE}: list policy.karmada.io/clusteroverridepolicies`]: PAGED_LIST,
   [`${ROLE}: list cluster.karmada.io/clusters`]: PAGED_LIST,
   [`${ROLE}: list core/namespaces`]: PAGED_LIST,
   [`${LEASE_ROLE}: list coordination.k8s.io/leases`]: PAGED_LIST,

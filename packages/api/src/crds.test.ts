@@ -124,6 +124,8 @@ describe('schemas are structural', () => {
           expect(schema.type, path).toBeUndefined();
           continue;
         }
+        // Any JSON value (apiextensionsv1.JSON, an override's value): no type, kept as it is.
+        if (schema['x-kubernetes-preserve-unknown-fields'] === true && schema.type === undefined) continue;
         expect(schema.type, `${path} has no type`).toBeDefined();
         if (schema.type === 'object' && path !== '.metadata') {
           const declares =
@@ -153,8 +155,18 @@ describe('schemas are structural', () => {
         .filter((n) => n.schema['x-kubernetes-preserve-unknown-fields'])
         .map((n) => `${crd.spec.names.kind}${n.path}`),
     );
+    // An override's value is any JSON value, in both policy kinds, in overrideRules[] and the deprecated
+    // top-level overriders alike.
+    const overrideValues = ['OverridePolicy', 'ClusterOverridePolicy'].flatMap((kind) =>
+      ['.spec.overrideRules[].overriders', '.spec.overriders'].flatMap((at) => [
+        `${kind}${at}.plaintext[].value`,
+        `${kind}${at}.fieldOverrider[].json[].value`,
+        `${kind}${at}.fieldOverrider[].yaml[].value`,
+      ]),
+    );
     expect(preserved.sort()).toEqual(
       [
+        ...overrideValues,
         'ClusterResourceBinding.status.aggregatedStatus[].status',
         'ResourceBinding.status.aggregatedStatus[].status',
         'Work.spec.workload.manifests[]',

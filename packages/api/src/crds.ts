@@ -2,6 +2,7 @@
 import type { CustomResourceDefinition } from './crd-types.js';
 import { clusterResourceBindingCrd, resourceBindingCrd } from './schema/binding.js';
 import { clusterCrd } from './schema/cluster.js';
+import { clusterOverridePolicyCrd, overridePolicyCrd } from './schema/override.js';
 import { clusterPropagationPolicyCrd, propagationPolicyCrd } from './schema/policy.js';
 import { workCrd } from './schema/work.js';
 import { toYaml } from './yaml.js';
@@ -10,6 +11,8 @@ import { toYaml } from './yaml.js';
 export const crds: readonly CustomResourceDefinition[] = [
   propagationPolicyCrd,
   clusterPropagationPolicyCrd,
+  overridePolicyCrd,
+  clusterOverridePolicyCrd,
   resourceBindingCrd,
   clusterResourceBindingCrd,
   workCrd,
@@ -18,8 +21,10 @@ export const crds: readonly CustomResourceDefinition[] = [
 
 export {
   clusterCrd,
+  clusterOverridePolicyCrd,
   clusterPropagationPolicyCrd,
   clusterResourceBindingCrd,
+  overridePolicyCrd,
   propagationPolicyCrd,
   resourceBindingCrd,
   workCrd,

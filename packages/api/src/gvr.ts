@@ -33,6 +33,14 @@ export const KarmadaResources = {
     'ClusterPropagationPolicy',
     false,
   ),
+  OverridePolicy: gvr('policy.karmada.io', 'v1alpha1', 'overridepolicies', 'OverridePolicy', true),
+  ClusterOverridePolicy: gvr(
+    'policy.karmada.io',
+    'v1alpha1',
+    'clusteroverridepolicies',
+    'ClusterOverridePolicy',
+    false,
+  ),
   ResourceBinding: gvr('work.karmada.io', 'v1alpha2', 'resourcebindings', 'ResourceBinding', true),
   ClusterResourceBinding: gvr(
     'work.karmada.io',

@@ -1,6 +1,8 @@
-// Go-compatible hashing for Karmada's generated names. Karmada hashes a string with
-// hashutil.DeepHashObject (go-spew "%#v", which prints a string as "(string)<value>") into FNV-1a 32-bit,
-// prints the sum in decimal and passes it through apimachinery's rand.SafeEncodeString.
+// Go-compatible hashing for Karmada's generated names. Karmada hashes a string with hashutil.DeepHashObject
+// into FNV-1a 32-bit, prints the sum in decimal and passes it through apimachinery's rand.SafeEncodeString.
+// At Karmada f8fdd02 DeepHashObject prints with kr/pretty's Fprintf("%v"), which writes a string as it is:
+// the hashed bytes are the plain string. (Before Karmada 58c15c8ed, June 2024, the format was "%# v", which
+// quotes the string; names made by those releases differ.)
 
 const FNV32_OFFSET = 0x811c9dc5;
 const FNV32_PRIME = 0x01000193;
@@ -16,9 +18,9 @@ export function fnv32a(text: string): number {
   return hash >>> 0;
 }
 
-/** The FNV-1a sum Karmada's DeepHashObject computes for a Go string. */
+/** The FNV-1a sum Karmada's DeepHashObject computes for a Go string: the hash of the string itself. */
 export function deepHashString(value: string): number {
-  return fnv32a(`(string)${value}`);
+  return fnv32a(value);
 }
 
 // apimachinery/pkg/util/rand: no vowels (no words), no 0/1/3 (confusable with o, l, e).

@@ -42,17 +42,20 @@ export type {
 } from './crd-types.js';
 export {
   clusterCrd,
+  clusterOverridePolicyCrd,
   clusterPropagationPolicyCrd,
   clusterResourceBindingCrd,
   crdFileName,
   crds,
   crdYaml,
+  overridePolicyCrd,
   propagationPolicyCrd,
   resourceBindingCrd,
   workCrd,
 } from './crds.js';
 export type { GroupVersionResource } from './gvr.js';
 export { apiVersionOf, BuiltinResources, KarmadaResources } from './gvr.js';
+export { fnv32a } from './hash.js';
 export type {
   Condition,
   KubeObject,
@@ -79,6 +82,22 @@ export {
   isReservedNamespace,
   workName,
 } from './names.js';
+export type {
+  ClusterOverridePolicy,
+  CommandArgsOverrider,
+  FieldOverrider,
+  FieldPatchOperation,
+  ImageComponent,
+  ImageOverrider,
+  ImagePredicate,
+  LabelAnnotationOverrider,
+  OverridePolicy,
+  OverriderOperator,
+  Overriders,
+  OverrideSpec,
+  PlaintextOverrider,
+  RuleWithCluster,
+} from './override.js';
 export type {
   ActivationPreference,
   ApplicationFailoverBehavior,

@@ -16,7 +16,8 @@ import {
   WORKS_BY_BINDING,
   worksByBinding,
 } from './binding-keys.js';
-import { desiredWorks, orphanWorks, workNeedsUpdate } from './work-builder.js';
+import { readOverrides, watchOverridePolicies } from './override-policy-cache.js';
+import { desiredWorks, orphanWorks, type WorkOverrides, workNeedsUpdate } from './work-builder.js';
 import { workMergePatch } from './work-patch.js';
 
 export const BINDING_CONTROLLER = 'binding';
@@ -54,6 +55,7 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
       source: BINDING_CONTROLLER,
       reconcile: (key, { signal }) => reconcile(controller.reader, key, signal),
     });
+    watchOverridePolicies(controller, ctx.host, (k) => k.startsWith(prefix));
     // A Work changed or deleted behind our back is put right by reconciling its binding.
     return controller
       .for(resource, { map: bindingKey })
@@ -81,7 +83,8 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
     );
     if (!template) return; // the template is gone; the garbage collector removes the binding
     try {
-      await syncWorks(key, binding, template, existing, signal);
+      const overrides = await readOverrides(reader, binding.spec.resource.namespace, signal);
+      await syncWorks(key, binding, template, existing, overrides, signal);
     } catch (error) {
       // A conflict is retried at once and says nothing about the binding: only real failures are reported.
       if (!signal.aborted && (error as { code?: number }).code !== 409) {
@@ -103,9 +106,15 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
     binding: Readonly<AnyBinding>,
     template: Readonly<KubeObject>,
     existing: readonly Readonly<Work & KubeObject>[],
+    overrides: WorkOverrides,
     signal: AbortSignal,
   ): Promise<void> {
-    const desired = desiredWorks({ binding, template: template as never, existingWorks: existing });
+    const desired = desiredWorks({
+      binding,
+      template: template as never,
+      existingWorks: existing,
+      overrides,
+    });
     if (desired.kind === 'Invalid') throw new Error(`cannot build Works for ${key}: ${desired.message}`);
     for (const work of desired.works) {
       const current = existing.find(

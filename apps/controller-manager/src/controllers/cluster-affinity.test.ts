@@ -85,9 +85,9 @@ describe('fieldSelectorMatches', () => {
     ],
     ['region Exists', [{ key: 'region', operator: 'Exists' }], true, false],
     [
-      'zone In needs every zone listed',
+      'zone In: one listed zone is enough (Karmada v1.18 on)',
       [{ key: 'zone', operator: 'In', values: ['us-east-1a'] }],
-      false,
+      true,
       false,
     ],
     [

@@ -78,12 +78,13 @@ export function fieldSelectorMatches(selector: Readonly<FieldSelector>, cluster:
   return selectorOf(others).matches(fields);
 }
 
-// In: every zone of the cluster is listed (and it has some); NotIn: none is; Exists / DoesNotExist: some / none.
+// In: some zone of the cluster is listed (Karmada v1.18 on; before, all had to be); NotIn: none is;
+// Exists / DoesNotExist: the cluster has some zones / none. Any other operator matches nothing.
 function zonesMatch(expression: Readonly<NodeSelectorRequirement>, zones: readonly string[]): boolean {
   const values = expression.values ?? [];
   switch (expression.operator) {
     case 'In':
-      return zones.length > 0 && zones.every((z) => values.includes(z));
+      return zones.some((z) => values.includes(z));
     case 'NotIn':
       return zones.every((z) => !values.includes(z));
     case 'Exists':

@@ -1,7 +1,8 @@
 // How a workload's replicas are spread over the clusters that passed the filters: Karmada's Duplicated and
-// static-weight Divided strategies (pkg/scheduler/core/assignment.go, common.go, util/helper Dispenser).
+// static-weight Divided strategies (pkg/scheduler/core/assignment.go, division_algorithm.go, util/helper Dispenser).
 import type { Cluster, StaticClusterWeight, TargetCluster } from '@warmstart/api';
 import { clusterMatchesAffinity } from './cluster-affinity.js';
+import { allocateWebsterSeats, tieBreakerByUid } from './webster.js';
 
 /** Every candidate runs all the replicas. */
 export function assignDuplicated(
@@ -11,66 +12,39 @@ export function assignDuplicated(
   return candidates.map((c) => ({ name: c.metadata.name ?? '', replicas }));
 }
 
-interface WeightedCluster {
-  readonly name: string;
-  readonly weight: bigint;
-  readonly lastReplicas: number;
-}
-
 /**
- * Divide `replicas` by static weights. A cluster's weight is the largest weight among the entries whose
- * targetCluster matches it; clusters matching no entry get nothing. If no candidate matches any entry (or the
- * list is empty or absent), every candidate gets weight 1. Each cluster first gets floor(weight × replicas /
- * total); the remainder goes one by one down the list ordered by weight (highest first), then by replicas in
- * `previous` (most first, so the last remainder stays put), then by name. Karmada breaks the final tie at
- * random; we use the name so a result never flaps. Clusters left with 0 replicas are dropped.
+ * Divide `replicas` by static weights, as Karmada's assignByStaticWeightStrategy does (since v1.16). A cluster's
+ * weight is the largest weight among the entries whose targetCluster matches it; clusters matching no entry get
+ * nothing. If no candidate matches any entry (or the list is empty or absent), every candidate gets weight 1.
+ * The replicas are then handed out one at a time by the Webster method ({@link allocateWebsterSeats}), ties
+ * settled by the template's UID ({@link tieBreakerByUid}). Clusters left with 0 replicas are dropped; the rest
+ * are sorted by name. `previous` is not consulted: Karmada's static division starts afresh every time.
  */
 export function assignByStaticWeight(
   candidates: readonly Readonly<Cluster>[],
   weightList: readonly Readonly<StaticClusterWeight>[] | undefined,
   replicas: number,
-  previous: readonly Readonly<TargetCluster>[] | undefined,
+  _previous?: readonly Readonly<TargetCluster>[] | undefined,
+  templateUid?: string | undefined,
 ): TargetCluster[] {
-  const lastReplicas = new Map((previous ?? []).map((t) => [t.name, t.replicas ?? 0]));
-  let weighted: WeightedCluster[] = [];
+  const votes = new Map<string, number>();
   for (const cluster of candidates) {
-    const name = cluster.metadata.name ?? '';
-    let weight = 0n;
+    let weight = 0;
     for (const entry of weightList ?? []) {
-      const w = toBigInt(entry.weight);
+      const w = validWeight(entry.weight);
       if (w > weight && clusterMatchesAffinity(cluster, entry.targetCluster)) weight = w;
     }
-    if (weight > 0n) weighted.push({ name, weight, lastReplicas: lastReplicas.get(name) ?? 0 });
+    if (weight > 0) votes.set(cluster.metadata.name ?? '', weight);
   }
-  if (weighted.length === 0) {
-    weighted = candidates.map((c) => {
-      const name = c.metadata.name ?? '';
-      return { name, weight: 1n, lastReplicas: lastReplicas.get(name) ?? 0 };
-    });
+  if (votes.size === 0) {
+    for (const cluster of candidates) votes.set(cluster.metadata.name ?? '', 1);
   }
-  weighted.sort(
-    (a, b) =>
-      compareBigInt(b.weight, a.weight) ||
-      b.lastReplicas - a.lastReplicas ||
-      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-  );
-  const sum = weighted.reduce((acc, w) => acc + w.weight, 0n);
-  const total = BigInt(replicas);
-  const result = weighted.map((w) => ({ name: w.name, replicas: Number((w.weight * total) / sum) }));
-  let remain = replicas - result.reduce((acc, t) => acc + t.replicas, 0);
-  for (const target of result) {
-    if (remain === 0) break;
-    target.replicas++;
-    remain--;
-  }
-  return result.filter((t) => t.replicas > 0);
+  return allocateWebsterSeats(replicas, votes, undefined, tieBreakerByUid(templateUid))
+    .filter((p) => p.seats > 0)
+    .map((p) => ({ name: p.name, replicas: p.seats }));
 }
 
 // Weights are int64 on the wire; a non-integer or non-positive weight never wins.
-function toBigInt(weight: number): bigint {
-  return Number.isSafeInteger(weight) && weight > 0 ? BigInt(weight) : 0n;
-}
-
-function compareBigInt(a: bigint, b: bigint): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function validWeight(weight: number): number {
+  return Number.isSafeInteger(weight) && weight > 0 ? weight : 0;
 }

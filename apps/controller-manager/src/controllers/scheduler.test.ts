@@ -82,7 +82,8 @@ describe('schedule: replica assignment', () => {
       ],
     },
     {
-      name: 'remainder prefers the cluster that held more replicas last time (no flapping)',
+      // Since v1.16 Karmada's static division (Webster) ignores the previous split.
+      name: 'the previous split does not steer the remainder (Karmada divides afresh)',
       placement: divided(),
       replicas: 10,
       previous: [
@@ -91,9 +92,23 @@ describe('schedule: replica assignment', () => {
         { name: 'member3', replicas: 4 },
       ],
       want: [
-        { name: 'member1', replicas: 3 },
+        { name: 'member1', replicas: 4 },
         { name: 'member2', replicas: 3 },
-        { name: 'member3', replicas: 4 },
+        { name: 'member3', replicas: 3 },
+      ],
+    },
+    {
+      name: 'issue #15: 14 replicas at 3:2:1 -> 7/5/2 (Webster), not 8/4/2',
+      placement: divided([
+        ['member1', 3],
+        ['member2', 2],
+        ['member3', 1],
+      ]),
+      replicas: 14,
+      want: [
+        { name: 'member1', replicas: 7 },
+        { name: 'member2', replicas: 5 },
+        { name: 'member3', replicas: 2 },
       ],
     },
     {

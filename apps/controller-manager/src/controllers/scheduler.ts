@@ -24,8 +24,7 @@ export interface ScheduleInput {
   readonly clusters: readonly Readonly<Cluster>[];
   /**
    * The binding's current spec.clusters. A cluster already in it is not dropped for a taint (Karmada leaves
-   * that to taint-based eviction), nor for an API-enablement list the cluster reports as incomplete; its
-   * replicas break ties when the remainder of a division is handed out.
+   * that to taint-based eviction), nor for an API-enablement list the cluster reports as incomplete.
    */
   readonly previous?: readonly Readonly<TargetCluster>[] | undefined;
   /** status.schedulerObservingAffinityName: where to start in placement.clusterAffinities. */
@@ -37,6 +36,8 @@ export interface ScheduleInput {
   readonly resource?: { readonly apiVersion: string; readonly kind: string } | undefined;
   /** Clusters the binding is being evicted from (spec.gracefulEvictionTasks[].fromCluster). */
   readonly evictingClusters?: readonly string[] | undefined;
+  /** The template's UID (spec.resource.uid): Karmada seeds the tie-breaker of a weighted division with it. */
+  readonly templateUid?: string | undefined;
 }
 
 /** Why nothing was scheduled, in the words of Karmada's Scheduled condition reasons. */
@@ -88,6 +89,7 @@ export function scheduleBinding(
       ? { apiVersion: spec.resource.apiVersion, kind: spec.resource.kind }
       : undefined,
     evictingClusters: spec.gracefulEvictionTasks?.map((t) => t.fromCluster),
+    templateUid: spec.resource.uid,
   });
 }
 
@@ -195,7 +197,7 @@ function assign(
     targets = assignDuplicated(candidates, replicas);
   } else {
     const weightList = input.placement?.replicaScheduling?.weightPreference?.staticWeightList;
-    targets = assignByStaticWeight(candidates, weightList, replicas, input.previous);
+    targets = assignByStaticWeight(candidates, weightList, replicas, input.previous, input.templateUid);
   }
   return targets.sort((a, b) => compareNames(a.name, b.name));
 }

@@ -2,12 +2,19 @@
 // (k8s.io/api core/v1 Toleration.ToleratesTaint). The scheduler only honours NoSchedule and NoExecute taints.
 import type { Taint, Toleration } from '@warmstart/api';
 
-/** Whether `toleration` tolerates `taint`: empty effect and empty key match any; Exists ignores the value. */
+/**
+ * Whether `toleration` tolerates `taint`: an empty or absent effect and key match any; an empty or absent
+ * operator is Equal; Exists ignores the value. Lt and Gt tolerate nothing: Karmada's scheduler calls
+ * Kubernetes' helper with the comparison operators disabled.
+ */
 export function toleratesTaint(toleration: Readonly<Toleration>, taint: Readonly<Taint>): boolean {
-  if (toleration.effect !== undefined && toleration.effect !== taint.effect) return false;
-  if (toleration.key !== undefined && toleration.key !== '' && toleration.key !== taint.key) return false;
-  switch (toleration.operator) {
+  if (toleration.effect && toleration.effect !== taint.effect) return false;
+  if (toleration.key && toleration.key !== taint.key) return false;
+  // The type allows only Exists and Equal, but objects arrive from the API server as JSON.
+  const operator: string | undefined = toleration.operator;
+  switch (operator) {
     case undefined:
+    case '':
     case 'Equal':
       return (toleration.value ?? '') === (taint.value ?? '');
     case 'Exists':
@@ -32,7 +39,8 @@ export function findUntoleratedTaint(
   return undefined;
 }
 
-/** Taint.ToString(): `key=value:effect`, or `key:effect` without a value. */
+/** Taint.ToString(): `key=value:effect`, `key:effect` without a value, `key=value:` / `key` without an effect. */
 export function formatTaint(taint: Readonly<Taint>): string {
+  if (!taint.effect) return taint.value ? `${taint.key}=${taint.value}:` : taint.key;
   return taint.value ? `${taint.key}=${taint.value}:${taint.effect}` : `${taint.key}:${taint.effect}`;
 }

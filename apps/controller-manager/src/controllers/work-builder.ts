@@ -3,11 +3,14 @@
 // Works written here and Works written by Karmada compare equal and a takeover rewrites nothing.
 import {
   Annotations,
+  type Cluster,
+  type ClusterOverridePolicy,
   ConflictResolutionAnnotationValue,
   clusterNameFromExecutionNamespace,
   executionNamespace,
   Finalizers,
   Labels,
+  type OverridePolicy,
   type TargetCluster,
   type UnstructuredObject,
   type Work,
@@ -23,6 +26,7 @@ import {
 } from './binding.js';
 import { compareStrings, deepCopy, isRecord, type JsonObject, jsonEqual, stringMapOf } from './json.js';
 import { pruneServerFields } from './manifest-prune.js';
+import { applyOverridePolicies, OverrideApplyError } from './override-policy.js';
 import { ManagedAnnotationsAnnotation, ManagedLabelsAnnotation } from './well-known.js';
 
 export interface WorkBuildInput {
@@ -35,6 +39,17 @@ export interface WorkBuildInput {
    * stamped into its manifest, as Karmada does, so the desired manifest must know it to compare equal.
    */
   readonly existingWorks?: readonly Readonly<Work>[];
+  /** Override policies to apply per cluster, as Karmada does last before stamping; none when absent. */
+  readonly overrides?: WorkOverrides;
+}
+
+/** The cached override policies and clusters a Work build applies (ClusterOverridePolicies first). */
+export interface WorkOverrides {
+  readonly clusterOverridePolicies: readonly Readonly<ClusterOverridePolicy>[];
+  /** The OverridePolicies of the template's namespace (others are ignored). */
+  readonly overridePolicies: readonly Readonly<OverridePolicy>[];
+  /** The Cluster objects by name; a policy's targetCluster is matched against them. */
+  readonly clusters: ReadonlyMap<string, Readonly<Cluster>>;
 }
 
 export type DesiredWorksResult =
@@ -79,7 +94,22 @@ export function desiredWorks(input: WorkBuildInput): DesiredWorksResult {
     }
     const namespace = executionNamespace(target.name);
     const name = workName(template.kind, template.metadata.name ?? '', template.metadata.namespace);
-    works.push(buildWork(binding, template, target, namespace, name, existing.get(`${namespace}/${name}`)));
+    try {
+      works.push(
+        buildWork(
+          binding,
+          template,
+          target,
+          namespace,
+          name,
+          existing.get(`${namespace}/${name}`),
+          input.overrides,
+        ),
+      );
+    } catch (error) {
+      if (error instanceof OverrideApplyError) return { kind: 'Invalid', message: error.message };
+      throw error;
+    }
   }
   works.sort((a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? ''));
   return { kind: 'Works', works };
@@ -92,14 +122,10 @@ function buildWork(
   namespace: string,
   name: string,
   existing: Readonly<Work> | undefined,
+  overrides: WorkOverrides | undefined,
 ): Work {
   const { spec } = binding;
-  const manifest = deepCopy(template) as JsonObject;
-  const metadata = isRecord(manifest.metadata) ? manifest.metadata : {};
-  manifest.metadata = metadata;
-  const labels = stringMapOf(metadata.labels);
-  const annotations = stringMapOf(metadata.annotations);
-
+  let manifest = deepCopy(template) as JsonObject;
   // Karmada follows the schedule's replicas whatever the division (Divided or Duplicated), so a scale-up the
   // scheduler has not placed yet does not reach the members early.
   if ((spec.replicas ?? 0) > 0 && isRevisable(template)) {
@@ -108,6 +134,12 @@ function buildWork(
       manifestSpec.replicas = target.replicas ?? 0;
     }
   }
+  const applied = applyOverrides(manifest, target.name, overrides);
+  manifest = applied.manifest;
+  const metadata = isRecord(manifest.metadata) ? manifest.metadata : {};
+  manifest.metadata = metadata;
+  const labels = stringMapOf(metadata.labels);
+  const annotations = stringMapOf(metadata.annotations);
 
   const idLabel = bindingPermanentIdLabel(binding);
   const id = bindingPermanentId(binding);
@@ -120,6 +152,7 @@ function buildWork(
   const workAnnotations: Record<string, string> = {
     ...reference,
     [Annotations.WorkConflictResolution]: conflictResolution(template, binding),
+    ...applied.annotations,
   };
 
   // ctrlutil.CreateOrUpdateWork's stamps, then its prune, then the webhook-equivalent records.
@@ -153,6 +186,29 @@ function buildWork(
     },
     spec: workSpec,
   };
+}
+
+// Karmada applies ClusterOverridePolicies and OverridePolicies after revising replicas, before the Work's stamps.
+function applyOverrides(
+  manifest: JsonObject,
+  clusterName: string,
+  overrides: WorkOverrides | undefined,
+): { manifest: JsonObject; annotations: Readonly<Record<string, string>> } {
+  if (overrides === undefined) return { manifest, annotations: {} };
+  if (overrides.clusterOverridePolicies.length === 0 && overrides.overridePolicies.length === 0) {
+    return { manifest, annotations: {} };
+  }
+  const cluster = overrides.clusters.get(clusterName);
+  if (cluster === undefined) {
+    throw new OverrideApplyError('(any)', clusterName, new Error('the Cluster object is not in the cache'));
+  }
+  const result = applyOverridePolicies(
+    manifest as UnstructuredObject,
+    cluster,
+    overrides.clusterOverridePolicies,
+    overrides.overridePolicies,
+  );
+  return { manifest: result.object as JsonObject, annotations: result.annotations };
 }
 
 // The template's own annotation wins when it is a valid value; otherwise the policy's choice, Abort by default.

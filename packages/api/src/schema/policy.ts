@@ -16,7 +16,8 @@ import {
   toleration,
 } from './common.js';
 
-const clusterAffinityFields = {
+/** ClusterAffinity's fields, shared with the override policies' targetCluster. */
+export const clusterAffinityFields = {
   clusterNames: stringList({ description: 'Clusters to select by name.' }),
   exclude: stringList({ description: 'Clusters to leave out.' }),
   fieldSelector: obj({ matchExpressions: listOf(nodeSelectorRequirement) }, undefined, {
@@ -128,7 +129,8 @@ export const policySuspensionFields = {
   }),
 } as const;
 
-const resourceSelector = obj(
+/** A ResourceSelector, shared with the override policies. */
+export const resourceSelector = obj(
   {
     apiVersion: str(),
     kind: str(),
