@@ -16,7 +16,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'e2e/src/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'apps/*/src/**/*.test.ts',
+            'examples/*/src/**/*.test.ts',
+            'e2e/src/**/*.test.ts',
+          ],
           exclude: ['**/*.int.test.ts', '**/*.kind.test.ts', '**/*.container.test.ts', '**/node_modules/**'],
         },
       },
@@ -27,6 +32,7 @@ export default defineConfig({
           include: [
             'packages/*/src/**/*.int.test.ts',
             'apps/*/src/**/*.int.test.ts',
+            'examples/*/src/**/*.int.test.ts',
             'e2e/src/**/*.int.test.ts',
           ],
           exclude: ['**/node_modules/**'],

@@ -26,7 +26,7 @@ mkdir -p "$consumer"
 node -e '
   const o = JSON.parse(process.argv[1]);
   // The declarations of @kubernetes/client-node import "ws", so a strict consumer needs its types.
-  const pkg = { name: "consumer", private: true, type: "module", dependencies: o, devDependencies: { "@types/ws": "^8" }, overrides: o };
+  const pkg = { name: "consumer", private: true, type: "module", dependencies: o, devDependencies: { "@types/ws": "^8", "@types/node": "^24" }, overrides: o };
   require("fs").writeFileSync(process.argv[2] + "/package.json", JSON.stringify(pkg, null, 2));
 ' "$overrides" "$consumer"
 (cd "$consumer" && npm install --no-audit --no-fund --silent >&2)
@@ -46,3 +46,13 @@ cat > "$consumer/tsconfig.json" <<'JSON'
 JSON
 (cd "$consumer" && node index.mjs)
 (cd "$consumer" && "$root/node_modules/.bin/tsc" -p tsconfig.json && echo "types resolve for ${#pkgs[@]} packages")
+# Each example's sources (tests aside) type-check against the packed packages, as a user's copy would.
+for dir in examples/*/; do
+  name=$(basename "$dir")
+  mkdir -p "$consumer/examples/$name"
+  find "$dir/src" -name '*.ts' ! -name '*.test.ts' -exec cp {} "$consumer/examples/$name/" \;
+  cat > "$consumer/examples/$name/tsconfig.json" <<'JSON'
+{ "compilerOptions": { "module": "NodeNext", "moduleResolution": "NodeNext", "target": "ES2024", "strict": true, "noEmit": true, "types": ["node"] }, "include": ["*.ts"] }
+JSON
+  (cd "$consumer/examples/$name" && "$root/node_modules/.bin/tsc" -p tsconfig.json && echo "example $name type-checks against the tarballs")
+done

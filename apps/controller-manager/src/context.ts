@@ -1,7 +1,7 @@
-// What a controller is built from. Controllers get a Reader (caches only) and a WriteClient (no reads) per
-// cluster, never an API client that can read.
-import type { InformerManager, MultiClusterInformerManager, Reader } from '@warmstart/informer-cache';
-import type { WriteClient } from './clients.js';
+// What a controller is built from. Controllers are runtime Controllers of the manager: they get a Reader
+// (caches only) and a write-only client per cluster from it, never an API client that can read.
+import type { InformerManager, MultiClusterInformerManager } from '@warmstart/informer-cache';
+import type { Manager } from '@warmstart/runtime';
 import type { Logger } from './logger.js';
 import type { ManagerMetrics } from './metrics.js';
 import type { ManagerOptions } from './options.js';
@@ -10,14 +10,12 @@ export interface ManagerContext {
   readonly options: ManagerOptions;
   readonly log: Logger;
   readonly metrics: ManagerMetrics;
-  /** The control plane's informers; controllers register what they need here before start. */
+  /** The runtime Manager the controllers are built on (informers, fenced writers, counting readers). */
+  readonly manager: Manager;
+  /** The control plane's informers (the manager's); controllers register what they need before start. */
   readonly host: InformerManager;
   /** Member clusters' informers, created by the cluster controller as Clusters appear. */
   readonly members: MultiClusterInformerManager;
-  /** A cache reader for the host whose waits are reported to `onWait` (the controller's dashboard row). */
-  reader(controller: { readerWaited(): void }): Reader;
-  /** A leader-fenced write-only client for the host whose requests are accounted to `source`. */
-  writer(source: string): WriteClient;
   /** True while this process leads (always true with --leader-elect=false). */
   isLeader(): boolean;
 }

@@ -8,7 +8,7 @@
 // (client-go also folds *similar* Events, same reason but different messages, into one; we do not.)
 import type { EventSink, EventSubject, EventType } from '@warmstart/detector';
 import { ApiError, type KubeObject } from '@warmstart/informer-cache';
-import type { WriteClient } from './clients.js';
+import type { WriteClient } from '@warmstart/runtime';
 import type { Logger } from './logger.js';
 
 export const EVENTS = {

@@ -1,6 +1,6 @@
 // The EventSink the controllers use: an EventRecorder per controller (see event-recorder.ts).
 import type { EventSink } from '@warmstart/detector';
-import type { WriteClient } from './clients.js';
+import type { WriteClient } from '@warmstart/runtime';
 import { EventRecorder } from './event-recorder.js';
 import type { Logger } from './logger.js';
 

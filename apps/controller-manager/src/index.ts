@@ -1,6 +1,6 @@
 // The controller manager as a library: run it in-process (tests, embedding), reuse its flag parsing, or serve
 // its dashboard over your own status source. The binary is main.ts.
-export { fencedWriter, NotLeaderError, type WriteClient } from './clients.js';
+export { fencedWriter, NotLeaderError, type WriteClient } from '@warmstart/runtime';
 export {
   type ControllerStatus,
   createDashboardHandler,

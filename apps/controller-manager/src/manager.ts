@@ -1,45 +1,25 @@
-// The manager's start-up order (DESIGN.md §4): probe, metrics and dashboard servers listen first; every
-// informer the enabled controllers need is registered up front and started, on standby replicas too; leader
-// election runs; the controllers start when leadership opens, and under gate-start also after every cache
-// has synced. SIGTERM stops the groups in reverse order within --graceful-shutdown-timeout.
+// The controller manager process: flags in, a runtime Manager (informers, leader election, probes, the
+// start-up order of DESIGN.md §4) with the Karmada controllers on it, plus the metrics and dashboard servers
+// and the member clusters' informers. SIGTERM stops everything in reverse order within
+// --graceful-shutdown-timeout.
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
   ApiTransport,
-  CacheReader,
   type ClusterEndpoint,
   endpointFromKubeConfig,
-  FallbackCacheReader,
-  InformerManager,
   MultiClusterInformerManager,
-  MutationCache,
   type RateLimitOptions,
-  type Reader,
-  readYourWritesReader,
-  recordingWriter,
   staticEndpoint,
   Writer,
 } from '@warmstart/informer-cache';
-import { LeaderElector } from '@warmstart/leader-election';
-import {
-  ALL_CACHES_GATE,
-  AllOfGate,
-  cacheSyncStrategy,
-  Gate,
-  Lifecycle,
-  type LifecycleReport,
-  listenProbes,
-  type ProbeServer,
-  Readiness,
-  type Runnable,
-} from '@warmstart/sync-gate';
-import { countingReader, fencedWriter, type WriteClient } from './clients.js';
+import { Manager, type ManagerOutcome, type Runnable } from '@warmstart/runtime';
+import type { ProbeServer, Readiness } from '@warmstart/sync-gate';
 import type { ManagerContext } from './context.js';
 import { buildControllers } from './controllers/registry.js';
 import { isLoopback } from './dashboard/hosts.js';
 import { listenDashboard } from './dashboard/index.js';
 import { type AuthDecision, DelegatedAuth } from './endpoint-auth/index.js';
-import { informerLeaseClient } from './lease-client.js';
 import { cacheLogger, type Logger } from './logger.js';
 import { ManagerMetrics } from './metrics.js';
 import { listenMetrics } from './metrics-server.js';
@@ -50,7 +30,7 @@ import { ManagerStatus } from './status-source.js';
 /** Token and access reviews: two per token per minute at most; a burst covers a scraper fleet's first round. */
 const ENDPOINT_AUTH_RATE_LIMIT: RateLimitOptions = { qps: 5, burst: 20 };
 
-export type ManagerOutcome = 'stopped' | 'lost-leadership' | 'failed';
+export { LeadershipLostError, type ManagerOutcome } from '@warmstart/runtime';
 
 export interface RunOptions {
   readonly signal: AbortSignal;
@@ -73,30 +53,13 @@ export interface ListeningAddresses {
   readonly dashboard: string | undefined;
 }
 
-export class LeadershipLostError extends Error {
-  constructor(identity: string) {
-    super(
-      `${identity} lost the leader lease (could not renew within the renew deadline); stopping so a standby can lead`,
-    );
-    this.name = 'LeadershipLostError';
-  }
-}
-
-function serverRunnable(
-  name: string,
-  listen: () => Promise<{ close(): Promise<void> }>,
-): Runnable & { ready: Promise<void> } {
+/** A server as a runnable of the servers group: it listens at start and closes at stop. */
+function serverRunnable(name: string, listen: () => Promise<{ close(): Promise<void> }>): Runnable {
   let handle: { close(): Promise<void> } | undefined;
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((r) => {
-    markReady = r;
-  });
   return {
     name,
-    ready,
     start: async () => {
       handle = await listen();
-      markReady();
     },
     stop: async () => {
       await handle?.close();
@@ -108,9 +71,6 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
   const { log } = run;
   const startedAt = Date.now();
   const metrics = new ManagerMetrics(options.cacheSyncStrategy);
-  const readiness = run.probes?.readiness ?? new Readiness();
-  const strategy = cacheSyncStrategy(options.cacheSyncStrategy);
-  const status = new ManagerStatus(options.cacheSyncStrategy, startedAt, readiness, metrics);
   const addresses: { probes?: string; metrics?: string; dashboard?: string } = {};
 
   // The control plane's endpoint first: the servers' token checks go to it.
@@ -130,22 +90,41 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
           log,
         });
   const serverFactory = certificate ? (l: RequestListener) => certificate.createServer(l) : undefined;
-  // 1. Servers. They are the first group, and /livez never depends on anything below.
-  const servers: (Runnable & { ready: Promise<void> })[] = [];
-  if (run.probes) {
-    const server = run.probes.server;
-    addresses.probes = server.url;
-    servers.push(serverRunnable('probes', async () => server));
-  } else if (options.healthProbeBindAddress !== '0') {
-    const { host, port } = parseBindAddress(options.healthProbeBindAddress);
-    servers.push(
-      serverRunnable('probes', async () => {
-        const s = await listenProbes({ host, port, readiness });
-        addresses.probes = s.url;
-        return s;
-      }),
-    );
-  }
+
+  let status: ManagerStatus | undefined;
+  const manager = new Manager({
+    transport,
+    log: cacheLogger(log),
+    cacheSyncStrategy: options.cacheSyncStrategy,
+    cacheSyncTimeoutMs: options.cacheSyncTimeoutMs,
+    informers: options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {},
+    metrics: {
+      cache: metrics,
+      workqueue: metrics.workqueue,
+      controllers: metrics.controllers,
+      setLeader: (leading) => metrics.setLeader(leading),
+    },
+    leaderElection: options.leaderElect
+      ? {
+          namespace: options.leaderElectResourceNamespace,
+          name: options.leaderElectResourceName,
+          identity: options.identity,
+          leaseDurationMs: options.leaderElectLeaseDurationMs,
+          renewDeadlineMs: options.leaderElectRenewDeadlineMs,
+          retryPeriodMs: options.leaderElectRetryPeriodMs,
+          onNewLeader: (identity) => status?.setLeader(identity),
+        }
+      : undefined,
+    probes:
+      run.probes ??
+      (options.healthProbeBindAddress === '0' ? undefined : parseBindAddress(options.healthProbeBindAddress)),
+    gracefulShutdownTimeoutMs: options.gracefulShutdownTimeoutMs,
+  });
+  status = new ManagerStatus(options.cacheSyncStrategy, startedAt, manager.readiness, metrics);
+  status.setIdentity(manager.identity, () => manager.isLeader());
+
+  // 1. Servers besides the probes (the Manager's): they listen before anything else starts.
+  const servers: Runnable[] = [];
   if (options.metricsBindAddress !== '0') {
     const { host, port } = parseBindAddress(options.metricsBindAddress);
     servers.push(
@@ -164,13 +143,14 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
   }
   if (options.dashboardBindAddress !== '0') {
     const { host, port } = parseBindAddress(options.dashboardBindAddress);
+    const source = status;
     servers.push(
       serverRunnable('dashboard', async () => {
         const s = await listenDashboard({
           serverFactory,
           host,
           port,
-          source: status,
+          source,
           authorize: options.dashboardAuth === 'token' ? tokenCheck.check() : undefined,
         });
         addresses.dashboard = s.url;
@@ -178,139 +158,39 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
       }),
     );
   }
+  for (const server of servers) manager.addServer(server);
 
-  // 2. The control plane's informers and the clients built on them.
-  const informerDefaults = options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {};
-  const host = new InformerManager({
-    transport,
-    metrics,
-    logger: cacheLogger(log),
-    informers: informerDefaults,
-  });
+  // 2. The controllers: each registers the informers it needs while it is built, before anything starts.
   const members = new MultiClusterInformerManager({
     metrics,
     logger: cacheLogger(log),
-    informers: informerDefaults,
+    informers: options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {},
   });
-  const cacheReader = new CacheReader(host, { timeoutMs: options.cacheSyncTimeoutMs });
-  // Every host controller reads its own (and the others') writes before the informers deliver them.
-  const ownWrites = new MutationCache(host);
-  const baseReader: Reader = readYourWritesReader(
-    strategy.reads === 'fall-back-to-api-server'
-      ? new FallbackCacheReader(host, cacheReader, { source: 'fallback-reader' })
-      : cacheReader,
-    ownWrites,
-  );
-
-  let elector: LeaderElector | undefined;
-  const leading = options.leaderElect ? undefined : new Gate('leader:disabled');
-  leading?.open();
-  if (options.leaderElect) {
-    elector = new LeaderElector({
-      client: informerLeaseClient(
-        host,
-        new Writer(transport, { source: 'leader-election' }),
-        options.leaderElectResourceNamespace,
-        options.leaderElectResourceName,
-      ),
-      namespace: options.leaderElectResourceNamespace,
-      name: options.leaderElectResourceName,
-      identity: options.identity,
-      leaseDurationMs: options.leaderElectLeaseDurationMs,
-      renewDeadlineMs: options.leaderElectRenewDeadlineMs,
-      retryPeriodMs: options.leaderElectRetryPeriodMs,
-      releaseOnCancel: true,
-      onNewLeader: (identity) => {
-        status.setLeader(identity);
-        log.info({ leader: identity }, 'observed leader');
-      },
-      log: (level, message, fields) => log[level](fields ?? {}, message),
-    });
-  }
-  const isLeader = (): boolean => (elector ? elector.isLeader() : true);
-  const identity = elector?.identity ?? 'leader-election-disabled';
-  status.setIdentity(identity, isLeader);
-
   const context: ManagerContext = {
     options,
     log,
     metrics,
-    host,
+    manager,
+    host: manager.informers,
     members,
-    reader: (controller) => countingReader(baseReader, host, () => controller.readerWaited()),
-    writer: (source: string): WriteClient =>
-      recordingWriter(fencedWriter(new Writer(transport, { source }), isLeader), ownWrites),
-    isLeader,
+    isLeader: () => manager.isLeader(),
   };
-  // Controllers register every informer they need in their constructors: before anything starts.
-  const { controllers, members: memberRegistry } = await buildControllers(context, run.signal);
-  for (const c of controllers) status.addController(c);
+  const { statuses, members: memberRegistry } = await buildControllers(context, run.signal);
+  status.setControllers(statuses);
   memberRegistry.onChange((_name, member) => {
-    if (member) status.watchInformers(member.informers);
+    if (member) status?.watchInformers(member.informers);
+  });
+  status.watchInformers(manager.informers);
+  manager.addCache({
+    name: 'member-informers',
+    start: () => undefined,
+    stop: () => memberRegistry.removeAll(),
   });
 
-  for (const informer of host.informers()) readiness.register(informer.gate);
-  status.watchInformers(host);
-  // main.ts may have registered the aggregate already, empty, so /readyz failed while this module loaded.
-  const early = readiness.get(ALL_CACHES_GATE);
-  const allCaches = early instanceof AllOfGate ? early : readiness.allOf(ALL_CACHES_GATE);
-  for (const gate of host.gates()) allCaches.add(gate);
-  allCaches.seal();
-  log.info(
-    {
-      informers: host.informers().length,
-      controllers: controllers.map((c) => c.name),
-      strategy: strategy.name,
-    },
-    'informers registered',
-  );
-
-  let lost = false;
-  const leaderGroup: Runnable[] = elector
-    ? [
-        {
-          name: 'leader-election',
-          start: (signal, ctx) => {
-            void elector.run(signal).then((outcome) => {
-              metrics.setLeader(false);
-              if (outcome === 'lost') {
-                lost = true;
-                ctx.fail(new LeadershipLostError(identity));
-              }
-            });
-            void elector.leading.wait({ signal }).then(
-              () => metrics.setLeader(true),
-              () => undefined,
-            );
-          },
-        },
-      ]
-    : [];
-
-  const lifecycle = new Lifecycle({
-    readiness,
-    strategy,
-    stopTimeoutMs: options.gracefulShutdownTimeoutMs,
-    groups: [
-      { name: 'servers', runnables: servers },
-      {
-        name: 'caches',
-        runnables: [
-          { name: 'host-informers', start: (signal) => host.start(signal), stop: () => host.stop() },
-          { name: 'member-informers', start: () => undefined, stop: () => memberRegistry.removeAll() },
-        ],
-      },
-      { name: 'leader-election', runnables: leaderGroup },
-      {
-        name: 'controllers',
-        runnables: controllers,
-        waitFor: [elector ? elector.leading : leading!],
-      },
-    ],
-  });
-  status.setLifecycle(lifecycle);
-  lifecycle.start({ signal: run.signal });
-  void Promise.all(servers.map((s) => s.ready)).then(() => {
+  const outcome = manager.run(run.signal);
+  if (manager.lifecycle) status.setLifecycle(manager.lifecycle);
+  void manager.serving.then(() => {
+    if (manager.probesUrl) addresses.probes = manager.probesUrl;
     run.onListening?.({
       probes: addresses.probes,
       metrics: addresses.metrics,
@@ -318,15 +198,11 @@ export async function runManager(options: ManagerOptions, run: RunOptions): Prom
     });
     log.info({ ...addresses, startupMs: Date.now() - startedAt }, 'serving probes');
   });
-  const report: LifecycleReport = await lifecycle.done;
+  const result = await outcome;
   transport.close();
   tokenCheck.close();
   certificate?.close();
-  if (report.outcome === 'failed') {
-    log.error({ err: report.cause, stopOrder: report.stopOrder }, 'manager failed');
-    return lost ? 'lost-leadership' : 'failed';
-  }
-  return 'stopped';
+  return result;
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   type MultiClusterInformerManager,
   Writer,
 } from '@warmstart/informer-cache';
-import { fencedWriter, type WriteClient } from './clients.js';
+import { fencedWriter, type WriteClient } from '@warmstart/runtime';
 import type { ManagerMetrics } from './metrics.js';
 
 export interface MemberCredentials {

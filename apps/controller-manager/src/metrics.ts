@@ -2,6 +2,7 @@
 // CacheMetrics hooks; work queues report through their own hooks. warmstart_direct_reads_total is derived
 // from request accounting, not counted by hand: any get or list a controller (not an informer) sends is one.
 import type { CacheMetrics, InformerLabels, RequestLabels } from '@warmstart/informer-cache';
+import type { ControllerMetricsProvider } from '@warmstart/runtime';
 import type { WorkQueueMetricsProvider } from '@warmstart/workqueue';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type LabelValues, Registry } from 'prom-client';
 
@@ -135,6 +136,47 @@ export class ManagerMetrics implements CacheMetrics {
     labelNames: ['name'],
     registers: [this.registry],
   });
+
+  readonly #reconcileTotal = new Counter({
+    name: 'controller_runtime_reconcile_total',
+    help: 'Reconciles per controller, by result (success, error, requeue, requeue_after).',
+    labelNames: ['controller', 'result'],
+    registers: [this.registry],
+  });
+  readonly #reconcileErrors = new Counter({
+    name: 'controller_runtime_reconcile_errors_total',
+    help: 'Reconciles per controller that failed.',
+    labelNames: ['controller'],
+    registers: [this.registry],
+  });
+  readonly #reconcileTime = new Histogram({
+    name: 'controller_runtime_reconcile_time_seconds',
+    help: 'How long each reconcile took, per controller.',
+    labelNames: ['controller'],
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  readonly #activeWorkers = new Gauge({
+    name: 'controller_runtime_active_workers',
+    help: 'Workers reconciling now, per controller.',
+    labelNames: ['controller'],
+    registers: [this.registry],
+  });
+  readonly #maxConcurrent = new Gauge({
+    name: 'controller_runtime_max_concurrent_reconciles',
+    help: 'Workers per controller.',
+    labelNames: ['controller'],
+    registers: [this.registry],
+  });
+
+  /** Per-controller metrics under controller-runtime's names. */
+  readonly controllers: ControllerMetricsProvider = {
+    newReconcileTotalMetric: (controller, result) => this.#reconcileTotal.labels({ controller, result }),
+    newReconcileErrorsMetric: (controller) => this.#reconcileErrors.labels({ controller }),
+    newReconcileTimeMetric: (controller) => this.#reconcileTime.labels({ controller }),
+    newActiveWorkersMetric: (controller) => this.#activeWorkers.labels({ controller }),
+    newMaxConcurrentReconcilesMetric: (controller) => this.#maxConcurrent.labels({ controller }),
+  };
 
   /** Work-queue metrics under client-go's names; priorities fold into two bands to bound cardinality. */
   readonly workqueue: WorkQueueMetricsProvider = {

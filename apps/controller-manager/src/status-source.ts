@@ -1,8 +1,8 @@
 // The manager's side of the dashboard: turns gates, informers, queues and counters into the page's plain
 // snapshot. Change notifications come from readiness events and a 1 s tick while anything is still moving.
 import type { InformerManager, SharedInformer } from '@warmstart/informer-cache';
-import type { Lifecycle, Readiness } from '@warmstart/sync-gate';
-import type { ManagedController } from './controller.js';
+import type { Lifecycle, ControllerStatus as RuntimeControllerStatus } from '@warmstart/runtime';
+import type { Readiness } from '@warmstart/sync-gate';
 import type { DashboardStatus, InformerStatus, StatusSource } from './dashboard/status.js';
 import type { ManagerMetrics } from './metrics.js';
 
@@ -17,7 +17,7 @@ export class ManagerStatus implements StatusSource {
   readonly #readiness: Readiness;
   readonly #metrics: ManagerMetrics;
   readonly #managers: InformerManager[] = [];
-  readonly #controllers: ManagedController[] = [];
+  #controllers: () => readonly RuntimeControllerStatus[] = () => [];
   readonly #clocks = new WeakMap<SharedInformer, ListClock>();
   #identity = '';
   #isLeader: () => boolean = () => false;
@@ -44,8 +44,9 @@ export class ManagerStatus implements StatusSource {
     this.#lifecycle = lifecycle;
   }
 
-  addController(controller: ManagedController): void {
-    this.#controllers.push(controller);
+  /** Where the controller rows come from (the runtime Controllers' status()). */
+  setControllers(statuses: () => readonly RuntimeControllerStatus[]): void {
+    this.#controllers = statuses;
   }
 
   /** Shows this manager's informers (the host's, and each member's as clusters join). */
@@ -75,7 +76,14 @@ export class ManagerStatus implements StatusSource {
       directReads: this.#metrics.directReadCount,
       ready: this.#readiness.isReady(),
       informers,
-      controllers: this.#controllers.flatMap((c) => c.statuses(waitingFor)),
+      controllers: this.#controllers().map((c) => ({
+        name: c.name,
+        queueDepth: c.queueDepth,
+        inFlight: c.inFlight,
+        readerWaits: c.readerWaits,
+        lastError: c.lastError,
+        waitingFor: c.started ? undefined : waitingFor,
+      })),
     };
   }
 

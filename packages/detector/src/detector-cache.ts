@@ -1,6 +1,6 @@
 // The detector's typed reads. Every read goes through the Reader it was given (cache reads that wait for their
 // informer to sync and never call the API server); the casts from cached objects to Karmada types live here only.
-// Reads made while the informer has not synced yet are counted: the dashboard shows them as reader waits.
+// Reads that wait for an unsynced informer are counted by the runtime Controller whose reader this is.
 import {
   BuiltinResources,
   type ClusterPropagationPolicy,
@@ -12,7 +12,7 @@ import {
   type StringMap,
   type UnstructuredObject,
 } from '@warmstart/api';
-import type { InformerManager, Reader } from '@warmstart/informer-cache';
+import type { Reader } from '@warmstart/informer-cache';
 
 export interface ListFilter {
   readonly namespace?: string | undefined;
@@ -22,24 +22,12 @@ export interface ListFilter {
 
 export class DetectorCache {
   readonly #reader: Reader;
-  readonly #informers: InformerManager;
   readonly #signal: AbortSignal;
-  #waits = 0;
 
   /** `signal` bounds every read (the detector's lifetime); each read also has the Reader's own deadline. */
-  constructor(reader: Reader, informers: InformerManager, signal: AbortSignal) {
+  constructor(reader: Reader, signal: AbortSignal) {
     this.#reader = reader;
-    this.#informers = informers;
     this.#signal = signal;
-  }
-
-  /** Reads that found their informer not yet synced and so waited for it. */
-  get waits(): number {
-    return this.#waits;
-  }
-
-  #count(gvr: GroupVersionResource): void {
-    if (!this.#informers.hasSynced(gvr)) this.#waits++;
   }
 
   async #get<T>(
@@ -47,13 +35,11 @@ export class DetectorCache {
     namespace: string | undefined,
     name: string,
   ): Promise<T | undefined> {
-    this.#count(gvr);
     const key = gvr.namespaced ? { namespace, name } : { name };
     return (await this.#reader.get(gvr, key, { signal: this.#signal })) as T | undefined;
   }
 
   async #list<T>(gvr: GroupVersionResource, filter: ListFilter): Promise<T[]> {
-    this.#count(gvr);
     return (await this.#reader.list(gvr, {
       namespace: gvr.namespaced ? filter.namespace || undefined : undefined,
       labelSelector: filter.labels === undefined ? undefined : { matchLabels: filter.labels },

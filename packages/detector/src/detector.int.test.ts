@@ -19,6 +19,7 @@ import {
   ApiError,
   ApiTransport,
   CacheReader,
+  discoverer,
   gvrToString,
   InformerManager,
   type KubeObjectInput,
@@ -31,7 +32,6 @@ import { ResourceDetector } from './detector.js';
 import type { EventSink } from './events.js';
 import { EventReasons } from './events.js';
 import { auditedRequests } from './testing/audit-log.js';
-import { discoveryOver } from './testing/kube-discovery.js';
 
 const adminKubeconfig = process.env.WARMSTART_TEST_KUBECONFIG;
 const managerKubeconfig = process.env.WARMSTART_TEST_MANAGER_KUBECONFIG;
@@ -210,7 +210,7 @@ describe.skipIf(!adminKubeconfig || !managerKubeconfig)(
         informers: manager,
         reader,
         writer,
-        discover: discoveryOver(manager.transport),
+        discover: discoverer(manager.transport, { source: 'resource-detector-discovery' }),
         events: eventsThrough(writer),
         featureGates: { policyPreemption: true },
         logger,

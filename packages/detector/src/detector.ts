@@ -7,7 +7,6 @@ import {
   apiVersionOf,
   BuiltinResources,
   type ClusterPropagationPolicy,
-  type GroupVersionResource,
   KarmadaResources,
   type KubeObject,
   type PropagationPolicy,
@@ -20,7 +19,14 @@ import {
   type ResourceEventHandler,
   silentLogger,
 } from '@warmstart/informer-cache';
-import { type Result, runWorkers, WorkQueue, type WorkQueueMetricsProvider } from '@warmstart/workqueue';
+import {
+  Controller,
+  type ControllerHost,
+  type ControllerMetricsProvider,
+  type ControllerStatus,
+  countingReader,
+} from '@warmstart/runtime';
+import type { WorkQueueMetricsProvider } from '@warmstart/workqueue';
 import { DetectorCache } from './detector-cache.js';
 import { type DetectorContext, type DetectorFeatureGates, resolveGates } from './detector-context.js';
 import { type DiscoveredResource, propagatableResources, TemplateResources } from './discovery.js';
@@ -80,6 +86,8 @@ export interface ResourceDetectorOptions {
   readonly discoveryIntervalMs?: number | undefined;
   readonly logger?: Logger | undefined;
   readonly workqueueMetrics?: WorkQueueMetricsProvider | undefined;
+  /** controller_runtime_* metrics of the three queues. */
+  readonly controllerMetrics?: ControllerMetricsProvider | undefined;
   /** Where Events go; the manager creates core/v1 Events through its writer. Default: none. */
   readonly events?: EventSink | undefined;
   /** Karmada feature gates that change the detector (PolicyPreemption, PriorityBasedScheduling, ...). */
@@ -93,24 +101,13 @@ export interface ResourceDetectorOptions {
   readonly readYourWrites?: MutationCache | false | undefined;
 }
 
-/** One queue's state for the dashboard. */
-export interface DetectorQueueStatus {
-  readonly name: string;
-  readonly queueDepth: number;
-  readonly inFlight: number;
-  /** Keys waiting for a retry or requeue delay (not in queueDepth, as in client-go). */
-  readonly delayed: number;
-  /** Cache reads of this queue's reconciles that had to wait for an informer to sync. */
-  readonly readerWaits: number;
-  readonly lastError?: { readonly key: string; readonly message: string; readonly at: number };
-}
+/** One queue's state for the dashboard: its runtime Controller's status. */
+export type DetectorQueueStatus = ControllerStatus;
 
+/** One of the detector's queues: a runtime Controller and the typed reads of its reconciles. */
 interface Lane {
-  readonly name: string;
-  readonly queue: WorkQueue;
-  readonly concurrency: number;
+  readonly controller: Controller;
   readonly cache: DetectorCache;
-  lastError: { key: string; message: string; at: number } | undefined;
 }
 
 type DetectorState = 'new' | 'prepared' | 'started' | 'stopped';
@@ -131,10 +128,9 @@ export class ResourceDetector {
   readonly #cpps: Lane;
   readonly #ctx: DetectorContext;
   readonly #templateHandler: ResourceEventHandler;
-  readonly #handlers: { gvr: GroupVersionResource; handler: ResourceEventHandler }[] = [];
+  readonly #host: ControllerHost;
   readonly #reportedProblems = new Map<string, string>();
   #state: DetectorState = 'new';
-  #workers: Promise<unknown> | undefined;
   #discoveryLoop: Promise<void> | undefined;
 
   /** Throws InvalidFlagError for a malformed skip flag. */
@@ -147,6 +143,16 @@ export class ResourceDetector {
       options.skippedPropagatingNamespaces ?? DEFAULT_SKIPPED_NAMESPACES,
     );
     const concurrency = { ...DEFAULT_DETECTOR_CONCURRENCY, ...definedOnly(options.concurrency ?? {}) };
+    // The detector's three Controllers run on the caller's informers, reader and writer; it starts and stops
+    // them itself (as one runnable of the manager), so `add` has nothing to do.
+    this.#host = {
+      informers: options.informers,
+      log: this.#logger,
+      metrics: { workqueue: options.workqueueMetrics, controllers: options.controllerMetrics },
+      reader: (onWait) => countingReader(options.reader, options.informers, onWait),
+      writer: () => options.writer,
+      add: () => {},
+    };
     this.#templates = this.#lane(DetectorQueues.templates, concurrency.templates);
     this.#pps = this.#lane(DetectorQueues.propagationPolicies, concurrency.propagationPolicies);
     this.#cpps = this.#lane(
@@ -177,11 +183,14 @@ export class ResourceDetector {
         }
       },
       enqueueTemplate: (key, priority) =>
-        this.#templates.queue.add(encodeTemplateKey(key), priority === undefined ? undefined : { priority }),
+        this.#templates.controller.queue.add(
+          encodeTemplateKey(key),
+          priority === undefined ? undefined : { priority },
+        ),
       enqueuePolicy: (kind, key, priority) =>
-        this.#laneOf(kind).queue.add(key, priority === undefined ? undefined : { priority }),
+        this.#laneOf(kind).controller.queue.add(key, priority === undefined ? undefined : { priority }),
     };
-    const handlerCache = new DetectorCache(options.reader, options.informers, this.#hard.signal);
+    const handlerCache = new DetectorCache(options.reader, this.#hard.signal);
     this.#templateHandler = templateHandler({
       skippedNamespaces: this.#skippedNamespaces,
       enqueue: this.#ctx.enqueueTemplate,
@@ -207,8 +216,8 @@ export class ResourceDetector {
     this.#state = 'prepared';
     const { informers } = this.#o;
     const peers = this.#ctx.gates.policyPreemption;
-    const peerCache = new DetectorCache(this.#o.reader, informers, this.#hard.signal);
-    this.#register(
+    const peerCache = new DetectorCache(this.#o.reader, this.#hard.signal);
+    this.#pps.controller.watchesRaw(
       KarmadaResources.PropagationPolicy,
       policyHandler({
         kind: 'PropagationPolicy',
@@ -222,7 +231,7 @@ export class ResourceDetector {
         logger: this.#logger,
       }),
     );
-    this.#register(
+    this.#cpps.controller.watchesRaw(
       KarmadaResources.ClusterPropagationPolicy,
       policyHandler({
         kind: 'ClusterPropagationPolicy',
@@ -232,8 +241,8 @@ export class ResourceDetector {
       }),
     );
     const onBindingDelete = bindingHandler({ enqueue: this.#ctx.enqueueTemplate, logger: this.#logger });
-    this.#register(KarmadaResources.ResourceBinding, onBindingDelete);
-    this.#register(KarmadaResources.ClusterResourceBinding, onBindingDelete);
+    this.#templates.controller.watchesRaw(KarmadaResources.ResourceBinding, onBindingDelete);
+    this.#templates.controller.watchesRaw(KarmadaResources.ClusterResourceBinding, onBindingDelete);
     informers.forResource(BuiltinResources.PriorityClass);
     await this.#discoverOnce(signal);
   }
@@ -253,21 +262,16 @@ export class ResourceDetector {
     const templates = new TemplateReconciler(this.#ctx, this.#templates.cache);
     const pps = new PolicyReconciler(this.#ctx, this.#pps.cache, this.#reportedProblems);
     const cpps = new PolicyReconciler(this.#ctx, this.#cpps.cache, this.#reportedProblems);
-    this.#workers = Promise.all([
-      this.#run(this.#templates, async (key) => templates.reconcile(key, this.#hard.signal)),
-      this.#run(this.#pps, async (key) => {
-        await pps.reconcile('PropagationPolicy', key, this.#hard.signal);
-        return undefined;
-      }),
-      this.#run(this.#cpps, async (key) => {
-        await cpps.reconcile('ClusterPropagationPolicy', key, this.#hard.signal);
-        return undefined;
-      }),
-    ]);
+    this.#templates.controller.reconcile((key, { signal: s }) => templates.reconcile(key, s));
+    this.#pps.controller.reconcile((key, { signal: s }) => pps.reconcile('PropagationPolicy', key, s));
+    this.#cpps.controller.reconcile((key, { signal: s }) =>
+      cpps.reconcile('ClusterPropagationPolicy', key, s),
+    );
+    await Promise.all(this.#lanes().map((lane) => lane.controller.start(signal)));
     this.#discoveryLoop = this.#loopDiscovery();
     this.#logger.info('resource detector started', {
       resources: this.#resources.size,
-      queued: this.#templates.queue.depth + this.#pps.queue.depth + this.#cpps.queue.depth,
+      queued: this.#lanes().reduce((n, lane) => n + lane.controller.queue.depth, 0),
     });
   }
 
@@ -279,11 +283,10 @@ export class ResourceDetector {
     if (this.#state === 'stopped') return;
     this.#state = 'stopped';
     this.#closing.abort(new DetectorStateError('the resource detector is stopping'));
-    for (const lane of this.#lanes()) lane.queue.shutDown();
-    for (const { gvr, handler } of this.#handlers.splice(0)) {
-      this.#o.informers.informer(gvr)?.removeEventHandler(handler);
-    }
-    const running = Promise.all([this.#workers, this.#discoveryLoop]);
+    const running = Promise.all([
+      ...this.#lanes().map((lane) => lane.controller.stop(deadline)),
+      this.#discoveryLoop,
+    ]);
     const onDeadline = (): void => this.#hard.abort(deadline.reason);
     if (deadline.aborted) onDeadline();
     else deadline.addEventListener('abort', onDeadline, { once: true });
@@ -297,17 +300,7 @@ export class ResourceDetector {
 
   /** Queue depth, keys in flight, reader waits and the last failure of each queue, for the dashboard. */
   status(): readonly DetectorQueueStatus[] {
-    return this.#lanes().map((lane) => {
-      const snapshot = lane.queue.snapshot();
-      return {
-        name: lane.name,
-        queueDepth: snapshot.depth,
-        inFlight: snapshot.inFlight,
-        delayed: snapshot.delayed,
-        readerWaits: lane.cache.waits,
-        ...(lane.lastError === undefined ? {} : { lastError: { ...lane.lastError } }),
-      };
-    });
+    return this.#lanes().map((lane) => lane.controller.status());
   }
 
   /** Templates no policy matches yet. */
@@ -321,14 +314,8 @@ export class ResourceDetector {
   }
 
   #lane(name: string, concurrency: number): Lane {
-    const metrics = this.#o.workqueueMetrics;
-    return {
-      name,
-      queue: new WorkQueue({ name, ...(metrics === undefined ? {} : { metrics }) }),
-      concurrency,
-      cache: new DetectorCache(this.#o.reader, this.#o.informers, this.#hard.signal),
-      lastError: undefined,
-    };
+    const controller = new Controller(this.#host, { name, concurrency });
+    return { controller, cache: new DetectorCache(controller.reader, this.#hard.signal) };
   }
 
   #lanes(): Lane[] {
@@ -337,31 +324,6 @@ export class ResourceDetector {
 
   #laneOf(kind: PolicyKind): Lane {
     return kind === 'PropagationPolicy' ? this.#pps : this.#cpps;
-  }
-
-  #register(gvr: GroupVersionResource, handler: ResourceEventHandler): void {
-    this.#o.informers.forResource(gvr, handler);
-    this.#handlers.push({ gvr, handler });
-  }
-
-  async #run(lane: Lane, reconcile: (key: string) => Promise<Result | undefined>): Promise<void> {
-    await runWorkers({
-      queue: lane.queue,
-      concurrency: lane.concurrency,
-      signal: this.#closing.signal,
-      reconcile: async (key) => (await reconcile(key)) ?? {},
-      onError: (key, error) => {
-        if (this.#hard.signal.aborted) return;
-        const message = error instanceof Error ? error.message : String(error);
-        lane.lastError = { key, message, at: Date.now() };
-        this.#logger.warn('reconcile failed; retrying with backoff', {
-          queue: lane.name,
-          key,
-          error: message,
-          retries: lane.queue.numRequeues(key),
-        });
-      },
-    });
   }
 
   /** One discovery pass: informers (with the template handler) for resources not watched yet. */
@@ -380,7 +342,7 @@ export class ResourceDetector {
       if (this.#resources.byApiVersionKind(apiVersionOf(gvr), gvr.kind) !== undefined) continue;
       try {
         // Policies and bindings are skipped by group, so no informer here carries a detector handler yet.
-        this.#register(gvr, this.#templateHandler);
+        this.#templates.controller.watchesRaw(gvr, this.#templateHandler);
       } catch (error) {
         // The InformerManager was stopped under us (the process is shutting down).
         this.#logger.warn('could not watch a discovered resource', {

@@ -1,18 +1,11 @@
 // Which resources the detector watches (Karmada's discoverResources + GetDeletableResources + gvrDisabled), and
 // the registry that maps a template's apiVersion and kind back to the resource its informer serves.
 import type { GroupVersionResource } from '@warmstart/api';
+import type { DiscoveredResource } from '@warmstart/informer-cache';
 import type { SkippedResourceConfig } from './skipped-apis.js';
 
-/** One resource of the API server's discovery documents, as the embedding manager reports it. */
-export interface DiscoveredResource {
-  readonly group: string;
-  readonly version: string;
-  /** Plural name; subresources (`deployments/status`) are ignored. */
-  readonly resource: string;
-  readonly kind: string;
-  readonly namespaced: boolean;
-  readonly verbs: readonly string[];
-}
+/** One resource of the API server's discovery documents (informer-cache's discovery client lists them). */
+export type { DiscoveredResource };
 
 const REQUIRED_VERBS = ['list', 'watch', 'delete'] as const;
 

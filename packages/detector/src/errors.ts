@@ -1,19 +1,7 @@
 // Typed errors of the detector's pure logic. Each message says what was wrong and what to do about it.
 
-/** A metav1.LabelSelector that Kubernetes would reject. Karmada treats a selector like this as a mismatch. */
-export class InvalidLabelSelectorError extends Error {
-  /** One line per problem, in the order the selector was read. */
-  readonly problems: readonly string[];
-
-  constructor(problems: readonly string[]) {
-    super(
-      `invalid label selector: ${problems.join('; ')}. ` +
-        'Fix the selector in the policy; until then it matches nothing.',
-    );
-    this.name = 'InvalidLabelSelectorError';
-    this.problems = problems;
-  }
-}
+/** A metav1.LabelSelector that Kubernetes would reject (informer-cache's; Karmada treats it as a mismatch). */
+export { InvalidLabelSelectorError } from '@warmstart/informer-cache';
 
 /** A policy lacks the permanent-id label that Karmada's mutating webhook sets on create. */
 export class MissingPermanentIdError extends Error {

@@ -1,6 +1,6 @@
 // Which template events reach the detector's queue (EventFilter, OnUpdate and eventfilter in Karmada).
 import { isReservedNamespace, type KubeObject, Labels } from '@warmstart/api';
-import { deepEqualJson } from './deep-equal.js';
+import { jsonEqual as deepEqualJson } from '@warmstart/informer-cache';
 import { InvalidObjectKeyError } from './errors.js';
 import { clusterWideKey } from './keys.js';
 

@@ -66,13 +66,6 @@ export {
   formatClusterWideKey,
   formatTemplateKey,
 } from './keys.js';
-export type { LabelMatcher } from './label-selector.js';
-export {
-  compileLabelSelector,
-  labelKeyProblems,
-  labelSelectorMatches,
-  labelValueProblems,
-} from './label-selector.js';
 export { isLazy, policyDrivenChangeFlag, skipBindingSync } from './lazy-activation.js';
 export type { MetadataChange } from './metadata-change.js';
 export { applyMetadataChange, changesNothing, NO_CHANGE, withMetadataChange } from './metadata-change.js';

@@ -2,7 +2,7 @@
 // (util.Resource.AddPodTemplateRequest): requests default to limits per container; the pod's request is the
 // sum over containers, at least the largest init container, plus overhead.
 import type { ResourceList } from '@warmstart/api';
-import { labelKeyProblems } from './label-selector.js';
+import { labelKeyProblems } from '@warmstart/informer-cache';
 import { formatBinarySI, formatDecimalSI, integerValue, milliValue } from './quantity.js';
 
 interface ContainerResources {

@@ -1,7 +1,7 @@
 // Karmada's resource-selector matching and implicit priority (pkg/util/selector.go).
 import type { KubeObject, LabelSelector, ResourceSelector } from '@warmstart/api';
+import { compileLabelSelector, type Selector as LabelMatcher } from '@warmstart/informer-cache';
 import { InvalidLabelSelectorError } from './errors.js';
-import { compileLabelSelector, type LabelMatcher } from './label-selector.js';
 
 /** How precisely a selector matched: a name beats a label selector, which beats match-all. */
 export const ImplicitPriority = {

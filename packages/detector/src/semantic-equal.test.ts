@@ -1,5 +1,5 @@
+import { jsonEqual as deepEqualJson } from '@warmstart/informer-cache';
 import { describe, expect, it } from 'vitest';
-import { deepEqualJson } from './deep-equal.js';
 import { semanticallyEqual } from './semantic-equal.js';
 
 describe('semanticallyEqual', () => {

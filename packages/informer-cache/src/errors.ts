@@ -147,6 +147,21 @@ export class InvalidSelectorError extends Error {
   }
 }
 
+/**
+ * A structured selector (metav1.LabelSelector, a node or field selector) that Kubernetes would reject, with
+ * every problem. Karmada treats such a selector as matching nothing.
+ */
+export class InvalidLabelSelectorError extends InvalidSelectorError {
+  /** One line per problem, in the order the selector was read. */
+  readonly problems: readonly string[];
+
+  constructor(selector: string, problems: readonly string[]) {
+    super(selector, `${problems.join('; ')}. Fix the selector; until then it matches nothing`);
+    this.name = 'InvalidLabelSelectorError';
+    this.problems = problems;
+  }
+}
+
 /** The response body of a LIST or WATCH was not what the API server sends; the reflector retries. */
 export class DecodeError extends Error {
   constructor(message: string, options?: ErrorOptions) {

@@ -8,6 +8,8 @@ export type { CacheReaderOptions, Reader, ReadOptions } from './cache-reader.js'
 // Reading and writing.
 export { CacheReader, DEFAULT_READ_TIMEOUT_MS } from './cache-reader.js';
 export type { Clock } from './clock.js';
+export type { DiscoveredResource, DiscoveryOptions } from './discovery.js';
+export { discoverer, RestMapper, UnknownKindError } from './discovery.js';
 export type { ClusterEndpoint, KubeConfigEndpointOptions } from './endpoint.js';
 export { endpointFromKubeConfig } from './endpoint.js';
 // Errors.
@@ -17,6 +19,7 @@ export {
   DecodeError,
   ForbiddenResourceError,
   InformerStoppedError,
+  InvalidLabelSelectorError,
   InvalidSelectorError,
   NotCachedError,
   ResourceError,
@@ -32,9 +35,29 @@ export type { ResourceEventHandler } from './handlers.js';
 export { DeletedFinalStateUnknown, deletedObject } from './handlers.js';
 export type { HandlerRegistration, InformerOptions } from './informer.js';
 export { informerGateName, SharedInformer } from './informer.js';
+export { jsonEqual } from './json-equal.js';
 export { KubeconfigError, type StaticEndpointOptions, staticEndpoint } from './kubeconfig-loader.js';
-export type { LabelSelector, Requirement, Selector, SelectorOperator } from './label-selector.js';
-export { everything, parseSelector, selectorFromLabelSelector, toSelector } from './label-selector.js';
+export type {
+  LabelSelector,
+  Requirement,
+  RequirementOptions,
+  Selector,
+  SelectorOperator,
+  SelectorRequirement,
+} from './label-selector.js';
+export {
+  compileLabelSelector,
+  everything,
+  labelKeyProblems,
+  labelSelectorMatches,
+  labelValueProblems,
+  nothing,
+  parseSelector,
+  requirementOf,
+  selectorFromLabelSelector,
+  selectorOf,
+  toSelector,
+} from './label-selector.js';
 export type { ListOptions } from './lister.js';
 export { Lister, NamespaceLister } from './lister.js';
 export type { ForResourceOptions, InformerDefaults, InformerManagerOptions } from './manager.js';

@@ -1,6 +1,7 @@
-// Label selectors with apimachinery's grammar and semantics: the string form (`a=b,c in (x,y),!d`) and the
-// structured metav1.LabelSelector, both compiled to a Selector that matches a label map.
-import { InvalidSelectorError } from './errors.js';
+// Label selectors with apimachinery's grammar, validation and semantics: the string form (`a=b,c in (x,y),!d`),
+// the structured metav1.LabelSelector and node/field selector requirements (Gt, Lt), all compiled to a
+// Selector that matches a label map. The one label-selector module of warmstart.
+import { InvalidLabelSelectorError, InvalidSelectorError } from './errors.js';
 
 export type SelectorOperator = 'exists' | 'doesNotExist' | '=' | '!=' | 'in' | 'notin' | '>' | '<';
 
@@ -22,46 +23,30 @@ export interface Selector {
   toString(): string;
 }
 
+/**
+ * One structured requirement as specs carry it: metav1.LabelSelectorRequirement (In, NotIn, Exists,
+ * DoesNotExist) or a NodeSelectorRequirement (also Gt, Lt). The operator is a string because specs are user input.
+ */
+export interface SelectorRequirement {
+  readonly key: string;
+  readonly operator: string;
+  readonly values?: readonly string[] | undefined;
+}
+
 /** metav1.LabelSelector, as it appears in specs (Deployment.spec.selector, PropagationPolicy resourceSelectors). */
 export interface LabelSelector {
   readonly matchLabels?: Readonly<Record<string, string>> | undefined;
-  readonly matchExpressions?:
-    | readonly {
-        readonly key: string;
-        readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
-        readonly values?: readonly string[] | undefined;
-      }[]
-    | undefined;
+  readonly matchExpressions?: readonly SelectorRequirement[] | undefined;
 }
-
-const NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 function validateKey(source: string, key: string): void {
-  const slash = key.lastIndexOf('/');
-  const name = slash < 0 ? key : key.slice(slash + 1);
-  if (slash >= 0) {
-    const prefix = key.slice(0, slash);
-    if (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix)) {
-      throw new InvalidSelectorError(source, `key prefix "${prefix}" must be a DNS subdomain`);
-    }
-  }
-  if (name.length === 0 || name.length > 63 || !NAME.test(name)) {
-    throw new InvalidSelectorError(
-      source,
-      `key "${key}" must be 63 characters or less, alphanumeric, '-', '_' or '.', and start and end alphanumeric`,
-    );
-  }
+  const problems = labelKeyProblems(key);
+  if (problems.length > 0) throw new InvalidSelectorError(source, problems.join('; '));
 }
 
-function validateValue(source: string, value: string): void {
-  if (value.length === 0) return;
-  if (value.length > 63 || !NAME.test(value)) {
-    throw new InvalidSelectorError(
-      source,
-      `value "${value}" must be 63 characters or less, alphanumeric, '-', '_' or '.', and start and end alphanumeric`,
-    );
-  }
+function validateValue(source: string, key: string, value: string): void {
+  const problems = labelValueProblems(key, value);
+  if (problems.length > 0) throw new InvalidSelectorError(source, problems.join('; '));
 }
 
 function validateInteger(source: string, value: string): void {
@@ -86,9 +71,9 @@ function matchRequirement(r: Requirement, labels: Readonly<Record<string, string
       return !has || !r.values.includes(value as string);
     case '>':
     case '<': {
-      if (!has || !/^-?\d+$/.test(value as string)) return false;
-      const actual = Number(value);
-      const bound = Number(r.values[0]);
+      const actual = has ? int64(value as string) : undefined;
+      const bound = int64(r.values[0] ?? '');
+      if (actual === undefined || bound === undefined) return false;
       return r.operator === '>' ? actual > bound : actual < bound;
     }
   }
@@ -214,14 +199,14 @@ export function parseSelector(source: string): Selector {
             continue;
           }
           const v = word('a value');
-          validateValue(source, v);
+          validateValue(source, key, v);
           values.push(v);
         }
         requirements.push({ key, operator: op.text, values: [...new Set(values)].sort() });
       } else if (op.kind === 'op' && (op.text === '=' || op.text === '==' || op.text === '!=')) {
         i++;
         const v = valueOrEmpty();
-        validateValue(source, v);
+        validateValue(source, key, v);
         requirements.push({ key, operator: op.text === '!=' ? '!=' : '=', values: [v] });
       } else if (op.kind === 'op' && (op.text === '>' || op.text === '<')) {
         i++;
@@ -241,50 +226,151 @@ export function parseSelector(source: string): Selector {
   return new CompiledSelector(requirements);
 }
 
-/** Compiles a metav1.LabelSelector. An empty selector ({}) selects everything, as the API server treats it. */
-export function selectorFromLabelSelector(selector: LabelSelector): Selector {
-  const requirements: Requirement[] = [];
-  const source = JSON.stringify(selector);
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    validateKey(source, key);
-    validateValue(source, value);
-    requirements.push({ key, operator: '=', values: [value] });
-  }
-  for (const expr of selector.matchExpressions ?? []) {
-    validateKey(source, expr.key);
-    const values = expr.values ?? [];
-    switch (expr.operator) {
-      case 'In':
-      case 'NotIn':
-        if (values.length === 0) {
-          throw new InvalidSelectorError(source, `operator ${expr.operator} on "${expr.key}" needs values`);
-        }
-        for (const v of values) validateValue(source, v);
-        requirements.push({
-          key: expr.key,
-          operator: expr.operator === 'In' ? 'in' : 'notin',
-          values: [...new Set(values)].sort(),
-        });
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (values.length > 0) {
-          throw new InvalidSelectorError(
-            source,
-            `operator ${expr.operator} on "${expr.key}" takes no values`,
-          );
-        }
-        requirements.push({
-          key: expr.key,
-          operator: expr.operator === 'Exists' ? 'exists' : 'doesNotExist',
-          values: [],
-        });
-        break;
-      default:
-        throw new InvalidSelectorError(source, `unknown operator "${String(expr.operator)}"`);
+const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** strconv.ParseInt(s, 10, 64): an optional sign and decimal digits, within int64. */
+function int64(text: string): bigint | undefined {
+  if (!/^[+-]?\d+$/.test(text)) return undefined;
+  const value = BigInt(text);
+  return value < INT64_MIN || value > INT64_MAX ? undefined : value;
+}
+
+/** Problems with a label key (validation.IsQualifiedName), empty when valid. */
+export function labelKeyProblems(key: string): string[] {
+  const parts = key.split('/');
+  const problems: string[] = [];
+  let name: string;
+  if (parts.length === 1) {
+    name = key;
+  } else if (parts.length === 2) {
+    const prefix = parts[0] as string;
+    name = parts[1] as string;
+    if (prefix === '') problems.push(`key "${key}": prefix part must be non-empty`);
+    else if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)) {
+      problems.push(`key "${key}": prefix must be a lower-case DNS subdomain of at most 253 characters`);
     }
+  } else {
+    return [`key "${key}": a qualified name has at most one '/'`];
   }
+  if (name === '') problems.push(`key "${key}": name part must be non-empty`);
+  else if (name.length > 63) problems.push(`key "${key}": name part must be at most 63 characters`);
+  else if (!LABEL_NAME.test(name)) {
+    problems.push(
+      `key "${key}": name part must be alphanumerics, '-', '_' or '.', starting and ending alphanumeric`,
+    );
+  }
+  return problems;
+}
+
+/** Problems with a label value (validation.IsValidLabelValue), empty when valid. */
+export function labelValueProblems(key: string, value: string): string[] {
+  if (value === '') return [];
+  if (value.length > 63) return [`value "${value}" of "${key}": must be at most 63 characters`];
+  if (!LABEL_NAME.test(value)) {
+    return [
+      `value "${value}" of "${key}": must be alphanumerics, '-', '_' or '.', starting and ending alphanumeric`,
+    ];
+  }
+  return [];
+}
+
+export interface RequirementOptions {
+  /** Also accept Gt and Lt with one integer value (node and field selectors); label selectors do not. */
+  readonly numeric?: boolean | undefined;
+}
+
+/**
+ * labels.NewRequirement for a structured requirement: the Requirement, or undefined with the reasons pushed to
+ * `problems` when apimachinery would return an error.
+ */
+export function requirementOf(
+  r: SelectorRequirement,
+  problems: string[],
+  options: RequirementOptions = {},
+): Requirement | undefined {
+  const before = problems.length;
+  const { key, operator } = r;
+  const values = r.values ?? [];
+  problems.push(...labelKeyProblems(key));
+  let op: SelectorOperator | undefined;
+  switch (operator) {
+    case 'In':
+    case 'NotIn':
+      if (values.length === 0) problems.push(`key "${key}": operator ${operator} needs at least one value`);
+      for (const value of values) problems.push(...labelValueProblems(key, value));
+      op = operator === 'In' ? 'in' : 'notin';
+      break;
+    case 'Exists':
+    case 'DoesNotExist':
+      if (values.length !== 0) problems.push(`key "${key}": operator ${operator} takes no values`);
+      op = operator === 'Exists' ? 'exists' : 'doesNotExist';
+      break;
+    case 'Gt':
+    case 'Lt':
+      if (options.numeric) {
+        if (values.length !== 1 || int64(values[0] as string) === undefined) {
+          problems.push(`key "${key}": operator ${operator} needs exactly one integer value`);
+        }
+        op = operator === 'Gt' ? '>' : '<';
+        break;
+      }
+      problems.push(`"${operator}" is not a valid label selector operator (In, NotIn, Exists, DoesNotExist)`);
+      break;
+    default:
+      problems.push(`"${operator}" is not a valid label selector operator (In, NotIn, Exists, DoesNotExist)`);
+  }
+  if (op === undefined || problems.length > before) return undefined;
+  return { key, operator: op, values: op === 'in' || op === 'notin' ? [...new Set(values)].sort() : values };
+}
+
+/** A selector that matches nothing: what an absent (nil) metav1.LabelSelector selects. */
+export const nothing: Selector = {
+  requirements: [],
+  empty: false,
+  matches: () => false,
+  toString: () => '',
+};
+
+/** A Selector of requirements already built (with requirementOf), all of which must match. */
+export function selectorOf(requirements: readonly Requirement[]): Selector {
   return new CompiledSelector(requirements);
+}
+
+/**
+ * Compiles a metav1.LabelSelector (metav1.LabelSelectorAsSelector): absent selects nothing, empty ({})
+ * selects everything. Throws InvalidLabelSelectorError listing every problem when Kubernetes would reject it.
+ */
+export function compileLabelSelector(selector: LabelSelector | undefined): Selector {
+  if (selector === undefined) return nothing;
+  const problems: string[] = [];
+  const requirements: Requirement[] = [];
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    const before = problems.length;
+    problems.push(...labelKeyProblems(key), ...labelValueProblems(key, value));
+    if (problems.length === before) requirements.push({ key, operator: '=', values: [value] });
+  }
+  for (const expression of selector.matchExpressions ?? []) {
+    const r = requirementOf(expression, problems);
+    if (r) requirements.push(r);
+  }
+  if (problems.length > 0) throw new InvalidLabelSelectorError(JSON.stringify(selector), problems);
+  return requirements.length === 0 ? everything : new CompiledSelector(requirements);
+}
+
+/** Compiles a present metav1.LabelSelector; see compileLabelSelector. */
+export function selectorFromLabelSelector(selector: LabelSelector): Selector {
+  return compileLabelSelector(selector);
+}
+
+/** Whether `labels` satisfy `selector`. Throws InvalidLabelSelectorError for an invalid selector. */
+export function labelSelectorMatches(
+  selector: LabelSelector | undefined,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
+  return compileLabelSelector(selector).matches(labels);
 }
 
 const parsed = new Map<string, Selector>();

@@ -110,56 +110,6 @@ export class MemberFailedError extends Error {
   }
 }
 
-/** The lifecycle was used against its state machine (started twice, a runnable added after stop, ...). */
-export class LifecycleStateError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'LifecycleStateError';
-  }
-}
-
-/** A runnable's start threw or rejected, or it reported a failure later; the lifecycle stopped because of it. */
-export class RunnableFailedError extends Error {
-  constructor(
-    /** The runnable's name. */
-    readonly runnable: string,
-    /** The name of the group it belongs to. */
-    readonly group: string,
-    cause: unknown,
-  ) {
-    super(
-      `runnable "${runnable}" in group "${group}" failed: ${describe(cause)}. ` +
-        'Every started runnable was stopped in reverse order; fix the cause and start again.',
-      { cause },
-    );
-    this.name = 'RunnableFailedError';
-  }
-}
-
-/** A group could not start because a gate it waits for did not open (deadline, unknown gate). */
-export class GroupStartError extends Error {
-  constructor(
-    /** The group's name. */
-    readonly group: string,
-    cause: unknown,
-  ) {
-    super(`group "${group}" did not start: ${describe(cause)}`, { cause });
-    this.name = 'GroupStartError';
-  }
-}
-
-/** A --cache-sync-strategy value that is not one of the known names. */
-export class UnknownStrategyError extends Error {
-  constructor(
-    /** The value that was given. */
-    readonly value: string,
-    known: readonly string[],
-  ) {
-    super(`unknown cache sync strategy "${value}"; use one of: ${known.join(', ')}`);
-    this.name = 'UnknownStrategyError';
-  }
-}
-
 /** Renders any thrown value or failure cause as one line of text. */
 export function describe(cause: unknown): string {
   if (cause instanceof Error) return cause.message;

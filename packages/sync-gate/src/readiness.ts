@@ -19,6 +19,9 @@ interface Entry {
 }
 
 /** A registry of named gates; the process is ready when every registered gate is open. */
+/** The name of the aggregate gate over every informer: /readyz's summary, and what gate-start waits for. */
+export const ALL_CACHES_GATE = 'all-caches';
+
 export class Readiness {
   readonly #entries = new Map<string, Entry>();
   readonly #listeners = new Set<ReadinessListener>();

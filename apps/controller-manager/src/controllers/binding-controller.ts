@@ -5,13 +5,13 @@
 // a Warning Event SyncWorkFailed on the binding and on its template, besides the log line and the retry.
 import { KarmadaResources, type Work } from '@warmstart/api';
 import type { GroupVersionResource, KubeObject, KubeObjectInput, Reader } from '@warmstart/informer-cache';
+import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
-import { QueueController } from '../controller.js';
 import { type EventSubject, eventSink } from '../events.js';
 import { bindingFinalizer } from './binding.js';
 import {
   type AnyBinding,
-  enqueueBindings,
+  bindingKey,
   parseBindingKey,
   WORKS_BY_BINDING,
   worksByBinding,
@@ -40,24 +40,29 @@ export class TemplateNotCachedError extends Error {
  * --concurrent-resourcebinding-syncs workers, ClusterResourceBindings with
  * --concurrent-clusterresourcebinding-syncs, so a burst of one kind cannot starve the other.
  */
-export function bindingControllers(ctx: ManagerContext): QueueController[] {
-  const writer = ctx.writer(BINDING_CONTROLLER);
+export function bindingControllers(ctx: ManagerContext): Controller[] {
+  const writer = ctx.manager.writer(BINDING_CONTROLLER);
   const emit = eventSink(writer, 'binding-controller', ctx.log);
-  const build = (name: string, concurrency: number): QueueController => {
-    const controller: QueueController = new QueueController({
+  const build = (
+    name: string,
+    concurrency: number,
+    resource: GroupVersionResource,
+    prefix: 'rb:' | 'crb:',
+  ): Controller => {
+    const controller: Controller = new Controller(ctx.manager, {
       name,
       concurrency,
-      log: ctx.log,
-      metrics: ctx.metrics,
-      reconcile: (key, signal) => reconcile(reader, key, signal),
+      source: BINDING_CONTROLLER,
+      reconcile: (key, { signal }) => reconcile(controller.reader, key, signal),
     });
-    const reader = ctx.reader(controller);
-    return controller;
+    watchOverridePolicies(controller, ctx.host, (k) => k.startsWith(prefix));
+    // A Work changed or deleted behind our back is put right by reconciling its binding.
+    return controller
+      .for(resource, { map: bindingKey })
+      .watches(KarmadaResources.Work, (w) => worksByBinding(w).filter((k) => k.startsWith(prefix)), {
+        indexers: { [WORKS_BY_BINDING]: worksByBinding },
+      });
   };
-  const namespaced = build(BINDING_CONTROLLER, ctx.options.concurrentResourceBindingSyncs);
-  const clusterScoped = build(CLUSTER_BINDING_CONTROLLER, ctx.options.concurrentClusterResourceBindingSyncs);
-  const enqueue = (key: string, initial?: boolean): void =>
-    (key.startsWith('crb:') ? clusterScoped : namespaced).enqueue(key, initial);
 
   async function reconcile(reader: Reader, key: string, signal: AbortSignal): Promise<void> {
     const { gvr, namespace, name } = parseBindingKey(key);
@@ -178,23 +183,18 @@ export function bindingControllers(ctx: ManagerContext): QueueController[] {
     return informer.gvr;
   }
 
-  const handler = { name: BINDING_CONTROLLER, ...enqueueBindings(enqueue) };
-  ctx.host.forResource(KarmadaResources.ResourceBinding, handler);
-  ctx.host.forResource(KarmadaResources.ClusterResourceBinding, handler);
-  watchOverridePolicies(ctx.host, BINDING_CONTROLLER, enqueue);
-  // A Work changed or deleted behind our back is put right by reconciling its binding.
-  const enqueueOwner = (w: KubeObject, initial = false): void => {
-    for (const k of worksByBinding(w)) enqueue(k, initial);
-  };
-  ctx.host.forResource(
-    KarmadaResources.Work,
-    {
-      name: BINDING_CONTROLLER,
-      onAdd: (w, initial) => enqueueOwner(w, initial),
-      onUpdate: (_o, w) => enqueueOwner(w),
-      onDelete: (w) => enqueueOwner(((w as { obj?: KubeObject }).obj ?? w) as KubeObject),
-    },
-    { indexers: { [WORKS_BY_BINDING]: worksByBinding } },
-  );
-  return [namespaced, clusterScoped];
+  return [
+    build(
+      BINDING_CONTROLLER,
+      ctx.options.concurrentResourceBindingSyncs,
+      KarmadaResources.ResourceBinding,
+      'rb:',
+    ),
+    build(
+      CLUSTER_BINDING_CONTROLLER,
+      ctx.options.concurrentClusterResourceBindingSyncs,
+      KarmadaResources.ClusterResourceBinding,
+      'crb:',
+    ),
+  ];
 }

@@ -38,12 +38,3 @@ export function worksByBinding(work: Readonly<KubeObject>): string[] {
   const name = a[Annotations.ResourceBindingName];
   return ns && name ? [`rb:${ns}/${name}`] : [];
 }
-
-/** An event handler that enqueues the object's binding key; initial-list items at low priority. */
-export function enqueueBindings(enqueue: (key: string, initial?: boolean) => void) {
-  return {
-    onAdd: (o: KubeObject, initial: boolean) => enqueue(bindingKey(o), initial),
-    onUpdate: (_: KubeObject, o: KubeObject) => enqueue(bindingKey(o)),
-    onDelete: (o: unknown) => enqueue(bindingKey(((o as { obj?: KubeObject }).obj ?? o) as KubeObject)),
-  };
-}

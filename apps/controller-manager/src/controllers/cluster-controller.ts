@@ -14,9 +14,8 @@ import {
   Namespaces,
 } from '@warmstart/api';
 import type { KubeObject } from '@warmstart/informer-cache';
-import type { Result } from '@warmstart/workqueue';
+import { Controller, type ReconcileResult } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
-import { QueueController } from '../controller.js';
 import { eventSink } from '../events.js';
 import type { MemberRegistry } from '../members.js';
 import { bindingKey } from './binding-keys.js';
@@ -42,16 +41,14 @@ export const ClusterEventReason = {
 
 type CachedCluster = Cluster & KubeObject;
 
-export function clusterController(ctx: ManagerContext, members: MemberRegistry): QueueController {
+export function clusterController(ctx: ManagerContext, members: MemberRegistry): Controller {
   const { host, options, log } = ctx;
-  const writer = ctx.writer(CLUSTER_CONTROLLER);
+  const writer = ctx.manager.writer(CLUSTER_CONTROLLER);
   const emit = eventSink(writer, 'cluster-controller', log);
-  const controller: QueueController = new QueueController({
+  const controller: Controller = new Controller(ctx.manager, {
     name: CLUSTER_CONTROLLER,
     concurrency: options.concurrentClusterSyncs,
-    log,
-    metrics: ctx.metrics,
-    reconcile: async (name, signal): Promise<Result> => {
+    reconcile: async (name, { signal }): Promise<ReconcileResult> => {
       const cluster = await reader.get<CachedCluster>(KarmadaResources.Cluster, name, { signal });
       if (!cluster) {
         await members.remove(name);
@@ -94,7 +91,7 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
       return health.invalid ? {} : { requeueAfter: options.clusterStatusUpdateFrequencyMs };
     },
   });
-  const reader = ctx.reader(controller);
+  const { reader } = controller;
 
   const clusterSubject = (c: Readonly<CachedCluster>) => ({
     ...c,
@@ -129,7 +126,10 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
     return true;
   }
 
-  async function removeCluster(cluster: Readonly<CachedCluster>, signal: AbortSignal): Promise<Result> {
+  async function removeCluster(
+    cluster: Readonly<CachedCluster>,
+    signal: AbortSignal,
+  ): Promise<ReconcileResult> {
     const name = cluster.metadata.name;
     // Keep probing while removing: the execution controller deletes a Work's objects only from a Ready member,
     // and drops the Work's finalizer without touching the member once it is not Ready.
@@ -257,27 +257,30 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
     }
   }
 
-  const enqueueCluster = {
-    onAdd: (o: KubeObject, initial: boolean) => controller.enqueue(o.metadata.name, initial),
-    onUpdate: (_: KubeObject, o: KubeObject) => controller.enqueue(o.metadata.name),
-    onDelete: (o: unknown) => controller.enqueue(deletedName(o)),
-  };
-  host.forResource(KarmadaResources.Cluster, { name: 'cluster-controller', ...enqueueCluster });
-  // A Secret change re-checks every Cluster that points at it.
-  const secretChanged = (o: KubeObject): void => {
-    const clusters = host.informer(KarmadaResources.Cluster)?.lister.list() ?? [];
-    for (const c of clusters as unknown as readonly Readonly<CachedCluster>[]) {
-      const ref = clusterSecretRef(c);
-      if (ref.ok && ref.name === o.metadata.name && ref.namespace === o.metadata.namespace) {
-        controller.enqueue(c.metadata.name);
-      }
-    }
-  };
-  host.forResource(
-    BuiltinResources.Secret,
-    { name: 'cluster-controller', onAdd: secretChanged, onUpdate: (_o, n) => secretChanged(n) },
-    { namespace: Namespaces.KarmadaCluster },
-  );
+  controller
+    .for(KarmadaResources.Cluster)
+    // A Secret change re-checks every Cluster that points at it.
+    .watches(BuiltinResources.Secret, (o) => clustersUsing(o), {
+      namespace: Namespaces.KarmadaCluster,
+      predicates: { delete: () => false },
+    })
+    // An execution namespace that goes moves its Cluster's removal on at once.
+    .watches(
+      BuiltinResources.Namespace,
+      (o) =>
+        o.metadata.name.startsWith('karmada-es-') ? o.metadata.name.slice('karmada-es-'.length) : undefined,
+      { predicates: { create: () => false, update: () => false } },
+    );
+  function clustersUsing(secret: Readonly<KubeObject>): string[] {
+    return host
+      .lister<CachedCluster>(KarmadaResources.Cluster)
+      .list()
+      .filter((c) => {
+        const ref = clusterSecretRef(c);
+        return ref.ok && ref.name === secret.metadata.name && ref.namespace === secret.metadata.namespace;
+      })
+      .map((c) => c.metadata.name);
+  }
   // Removal reads the Works of the execution namespace and the bindings that still target the cluster.
   for (const gvr of [
     KarmadaResources.Work,
@@ -285,18 +288,5 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
     KarmadaResources.ClusterResourceBinding,
   ])
     host.forResource(gvr);
-  // An execution namespace that goes moves its Cluster's removal on at once.
-  host.forResource(BuiltinResources.Namespace, {
-    name: 'cluster-controller',
-    onDelete: (o) => {
-      const n = deletedName(o);
-      if (n.startsWith('karmada-es-')) controller.enqueue(n.slice('karmada-es-'.length));
-    },
-  });
   return controller;
-}
-
-function deletedName(o: unknown): string {
-  const obj = (o as { obj?: KubeObject }).obj ?? (o as KubeObject);
-  return obj.metadata.name;
 }

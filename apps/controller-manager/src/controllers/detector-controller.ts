@@ -1,24 +1,20 @@
 // The ResourceDetector (@warmstart/detector) as one of the manager's controllers: it registers its informers
-// when built (one discovery pass), and starts its queues when this process leads.
+// when built (one discovery pass), and starts its three runtime Controllers when this process leads.
 import { ResourceDetector } from '@warmstart/detector';
+import { discoverer } from '@warmstart/informer-cache';
+import type { Runnable } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
-import type { ManagedController } from '../controller.js';
-import type { ControllerStatus } from '../dashboard/status.js';
-import { discoverer } from '../discovery.js';
 import { eventSink } from '../events.js';
 import { cacheLogger } from '../logger.js';
 
 export async function detectorController(
   ctx: ManagerContext,
   signal: AbortSignal,
-): Promise<ManagedController> {
-  let readerWaits = 0;
-  let started = false;
-  const counter = { readerWaited: () => void readerWaits++ };
-  const writer = ctx.writer('detector');
+): Promise<Runnable & { detector: ResourceDetector }> {
+  const writer = ctx.manager.writer('detector');
   const detector = new ResourceDetector({
     informers: ctx.host,
-    reader: ctx.reader(counter),
+    reader: ctx.manager.reader(),
     writer,
     readYourWrites: false, // the manager's reader and writer already share one MutationCache
     discover: discoverer(ctx.host.transport),
@@ -31,24 +27,14 @@ export async function detectorController(
     },
     logger: cacheLogger(ctx.log.child({ controller: 'detector' })),
     workqueueMetrics: ctx.metrics.workqueue,
+    controllerMetrics: ctx.metrics.controllers,
     events: eventSink(writer, 'resource-detector', ctx.log),
   });
   await detector.prepare(signal);
   return {
     name: 'detector',
-    start: async (s) => {
-      await detector.start(s);
-      started = true;
-    },
+    detector,
+    start: (s) => detector.start(s),
     stop: (deadline) => detector.stop(deadline),
-    statuses: (waitingFor): ControllerStatus[] =>
-      detector.status().map((q) => ({
-        name: q.name,
-        queueDepth: q.queueDepth,
-        inFlight: q.inFlight,
-        readerWaits,
-        lastError: q.lastError,
-        waitingFor: started ? undefined : waitingFor,
-      })),
   };
 }

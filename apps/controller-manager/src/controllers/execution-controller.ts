@@ -20,9 +20,8 @@ import {
   type Lister,
   type ResourceEventHandler,
 } from '@warmstart/informer-cache';
-import type { Result } from '@warmstart/workqueue';
+import { Controller, type ReconcileResult } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
-import { QueueController } from '../controller.js';
 import { eventSink } from '../events.js';
 import type { Member, MemberRegistry } from '../members.js';
 import { RestMapper } from '../rest-mapper.js';
@@ -50,8 +49,8 @@ export const DRIFT_REPAIR_BACKOFF = 'DriftRepairBackoff';
 
 type CachedWork = Work & KubeObject;
 
-export function executionController(ctx: ManagerContext, members: MemberRegistry): QueueController {
-  const writer = ctx.writer(EXECUTION_CONTROLLER);
+export function executionController(ctx: ManagerContext, members: MemberRegistry): Controller {
+  const writer = ctx.manager.writer(EXECUTION_CONTROLLER);
   const emit = eventSink(writer, 'execution-controller', ctx.log);
   const versions = new AppliedVersions();
   const backoff = new DriftBackoff();
@@ -99,12 +98,10 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
     return mapper;
   };
 
-  const controller: QueueController = new QueueController({
+  const controller: Controller = new Controller(ctx.manager, {
     name: EXECUTION_CONTROLLER,
     concurrency: ctx.options.concurrentWorkSyncs,
-    log: ctx.log,
-    metrics: ctx.metrics,
-    reconcile: async (key, signal): Promise<Result> => {
+    reconcile: async (key, { signal }): Promise<ReconcileResult> => {
       const [namespace, name] = key.split('/') as [string, string];
       const work = await reader.get<CachedWork>(KarmadaResources.Work, { namespace, name }, { signal });
       if (!work) return {};
@@ -283,37 +280,39 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
       return requeueAfter === undefined ? {} : { requeueAfter };
     },
   });
-  const reader = ctx.reader(controller);
+  const { reader } = controller;
   const key = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
-  ctx.host.forResource(KarmadaResources.Work, {
-    name: EXECUTION_CONTROLLER,
-    onAdd: (o, initial) => controller.enqueue(key(o), initial),
-    // Only spec or deletion changes need a new apply; status writes (ours) do not.
-    onUpdate: (o, n) => {
-      if (
-        o.metadata.generation !== n.metadata.generation ||
-        n.metadata.deletionTimestamp !== o.metadata.deletionTimestamp
-      )
-        controller.enqueue(key(n));
-    },
-  });
-  // A member that (re)connects or turns Ready: retry its Works, at low priority. Right after a restart under
-  // gate-start this is every Work at once; at default priority it held a change made meanwhile behind 50,000
-  // keys for more than ten minutes.
-  const retryCluster = (c: KubeObject): void => {
+  controller
+    .for(KarmadaResources.Work, {
+      predicates: {
+        // Only spec or deletion changes need a new apply; status writes (ours) do not.
+        update: (o, n) =>
+          o.metadata.generation !== n.metadata.generation ||
+          n.metadata.deletionTimestamp !== o.metadata.deletionTimestamp,
+        // A Work's deletion is handled while its finalizer holds it (the update that set deletionTimestamp).
+        delete: () => false,
+      },
+    })
+    // A member whose status changed (it turned Ready): retry its Works, at low priority. Right after a restart
+    // under gate-start this is every Work at once; at default priority it held a change made meanwhile behind
+    // 50,000 keys for more than ten minutes.
+    .watches(KarmadaResources.Cluster, (c) => worksOf(c.metadata.name), {
+      lowPriority: true,
+      predicates: {
+        create: () => false,
+        update: (o, n) => JSON.stringify(o.status) !== JSON.stringify(n.status),
+        delete: () => false,
+      },
+    });
+  function worksOf(cluster: string): string[] {
     const works = ctx.host
       .informer(KarmadaResources.Work)
-      ?.lister.list({ namespace: `karmada-es-${c.metadata.name}` });
-    void controller.enqueueAll((works ?? []).map(key));
-  };
-  ctx.host.forResource(KarmadaResources.Cluster, {
-    name: EXECUTION_CONTROLLER,
-    onUpdate: (o, n) => {
-      if (JSON.stringify(o.status) !== JSON.stringify(n.status)) retryCluster(n);
-    },
-  });
+      ?.lister.list({ namespace: `karmada-es-${cluster}` });
+    return (works ?? []).map(key);
+  }
+  // A member that (re)connects: retry its Works, at low priority, as above.
   members.onChange((name, member) => {
-    if (member) retryCluster({ metadata: { name } } as KubeObject);
+    if (member) void controller.enqueueAll(worksOf(name));
   });
   return controller;
 }

@@ -13,32 +13,8 @@ export function deepCopy<T>(value: T): T {
   return structuredClone(value);
 }
 
-/**
- * Equality as the API server would see the two values once serialised: key order does not matter, and a
- * key whose value is `undefined` is the same as an absent key (JSON.stringify drops it).
- */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (isRecord(a) && isRecord(b)) {
-    const keysA = definedKeys(a);
-    const keysB = definedKeys(b);
-    if (keysA.length !== keysB.length) return false;
-    for (const key of keysA) {
-      if (!Object.hasOwn(b, key) || !jsonEqual(a[key], b[key])) return false;
-    }
-    return true;
-  }
-  return false;
-}
-
-function definedKeys(object: JsonObject): string[] {
-  return Object.keys(object).filter((key) => object[key] !== undefined);
-}
+/** JSON equality: the one deep-equal, from @warmstart/informer-cache. */
+export { jsonEqual } from '@warmstart/informer-cache';
 
 /** A string map field (labels, annotations) of a JSON object, copied; absent or malformed gives {}. */
 export function stringMapOf(value: unknown): Record<string, string> {

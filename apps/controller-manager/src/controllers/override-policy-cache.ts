@@ -10,6 +10,7 @@ import {
 } from '@warmstart/api';
 import { resourceMatchesSelectors } from '@warmstart/detector';
 import type { InformerManager, KubeObject, Reader } from '@warmstart/informer-cache';
+import type { Controller } from '@warmstart/runtime';
 import type { AnyBinding } from './binding-keys.js';
 import { bindingKey } from './binding-keys.js';
 import type { WorkOverrides } from './work-builder.js';
@@ -18,31 +19,30 @@ type AnyOverridePolicy = OverridePolicy | ClusterOverridePolicy;
 
 /**
  * Watch both policy kinds; a change after the initial list requeues, at low priority, the bindings whose resource
- * the policy may select. (The initial list needs no requeue: every binding is reconciled at start.)
+ * the policy may select (those `keep` accepts: each binding controller takes its own kind). The initial list
+ * needs no requeue: every binding is reconciled at start.
  */
 export function watchOverridePolicies(
+  controller: Controller,
   host: InformerManager,
-  name: string,
-  enqueue: (key: string, initial?: boolean) => void,
+  keep: (bindingKey: string) => boolean,
 ): void {
-  const requeue = (o: unknown): void => {
-    const policy = ((o as { obj?: KubeObject }).obj ?? o) as AnyOverridePolicy & KubeObject;
+  const selected = (policy: Readonly<AnyOverridePolicy & KubeObject>): string[] => {
+    const keys: string[] = [];
     for (const gvr of [KarmadaResources.ResourceBinding, KarmadaResources.ClusterResourceBinding]) {
-      for (const b of host.informer(gvr)?.lister.list() ?? []) {
-        if (policyMaySelect(policy, b as AnyBinding & KubeObject)) enqueue(bindingKey(b), true);
+      for (const b of host.informer<AnyBinding & KubeObject>(gvr)?.lister.list() ?? []) {
+        const key = bindingKey(b);
+        if (keep(key) && policyMaySelect(policy, b)) keys.push(key);
       }
     }
+    return keys;
   };
-  const handler = {
-    name,
-    onAdd: (o: KubeObject, initial: boolean) => {
-      if (!initial) requeue(o);
-    },
-    onUpdate: (_o: KubeObject, n: KubeObject) => requeue(n),
-    onDelete: requeue,
-  };
-  host.forResource(KarmadaResources.OverridePolicy, handler);
-  host.forResource(KarmadaResources.ClusterOverridePolicy, handler);
+  for (const gvr of [KarmadaResources.OverridePolicy, KarmadaResources.ClusterOverridePolicy]) {
+    controller.watches(gvr, selected, {
+      lowPriority: true,
+      predicates: { create: (_o, initial) => !initial },
+    });
+  }
   host.forResource(KarmadaResources.Cluster);
 }
 

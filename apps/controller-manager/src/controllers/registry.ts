@@ -1,7 +1,7 @@
-// Builds the enabled controllers. Each registers the informers it needs while it is built, so the manager
-// knows every cache before anything starts (DESIGN.md §4 step 2).
+// Builds the enabled controllers on the runtime Manager. Each registers the informers it needs while it is
+// built, so the manager knows every cache before anything starts (DESIGN.md §4 step 2).
+import type { ControllerStatus } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
-import type { ManagedController } from '../controller.js';
 import { MemberRegistry } from '../members.js';
 import { bindingControllers } from './binding-controller.js';
 import { clusterController } from './cluster-controller.js';
@@ -10,12 +10,13 @@ import { executionController } from './execution-controller.js';
 import { schedulerController } from './scheduler-controller.js';
 
 export interface BuiltControllers {
-  readonly controllers: readonly ManagedController[];
+  /** The dashboard's controller rows, in start order (the detector's three queues first). */
+  readonly statuses: () => readonly ControllerStatus[];
   readonly members: MemberRegistry;
 }
 
 export async function buildControllers(ctx: ManagerContext, signal: AbortSignal): Promise<BuiltControllers> {
-  const { options } = ctx;
+  const { options, manager } = ctx;
   const members = new MemberRegistry(
     ctx.members,
     ctx.metrics,
@@ -23,12 +24,16 @@ export async function buildControllers(ctx: ManagerContext, signal: AbortSignal)
     options.clusterCacheSyncTimeoutMs,
     ctx.isLeader,
   );
-  const controllers: ManagedController[] = [];
   const on = options.enabledControllers;
-  if (on.has('detector')) controllers.push(await detectorController(ctx, signal));
-  if (on.has('scheduler')) controllers.push(schedulerController(ctx));
-  if (on.has('binding')) controllers.push(...bindingControllers(ctx));
-  if (on.has('execution')) controllers.push(executionController(ctx, members));
-  if (on.has('cluster')) controllers.push(clusterController(ctx, members));
-  return { controllers, members };
+  // The detector runs its own three Controllers; the others are added to the manager as they are built.
+  const detector = on.has('detector') ? await detectorController(ctx, signal) : undefined;
+  if (detector) manager.add(detector);
+  if (on.has('scheduler')) schedulerController(ctx);
+  if (on.has('binding')) bindingControllers(ctx);
+  if (on.has('execution')) executionController(ctx, members);
+  if (on.has('cluster')) clusterController(ctx, members);
+  return {
+    members,
+    statuses: () => [...(detector?.detector.status() ?? []), ...manager.controllers().map((c) => c.status())],
+  };
 }

@@ -3,11 +3,11 @@
 // bindings and Clusters from the cache and writes only when the result differs from what is stored.
 import { type Cluster, KarmadaResources } from '@warmstart/api';
 import type { KubeObject } from '@warmstart/informer-cache';
+import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
-import { QueueController } from '../controller.js';
 import { eventSink } from '../events.js';
 import type { Binding } from './binding.js';
-import { type AnyBinding, bindingKey, enqueueBindings, parseBindingKey } from './binding-keys.js';
+import { type AnyBinding, bindingKey, parseBindingKey } from './binding-keys.js';
 import { clusterChangeCanMovePlacements } from './cluster-change.js';
 import { targetsTerminatingCluster } from './cluster-removal.js';
 import { placementProblems } from './placement-problems.js';
@@ -18,15 +18,13 @@ import { AppliedPlacementAnnotation } from './well-known.js';
 
 export const SCHEDULER = 'scheduler';
 
-export function schedulerController(ctx: ManagerContext): QueueController {
-  const writer = ctx.writer(SCHEDULER);
+export function schedulerController(ctx: ManagerContext): Controller {
+  const writer = ctx.manager.writer(SCHEDULER);
   const emit = eventSink(writer, 'karmada-scheduler', ctx.log);
-  const controller: QueueController = new QueueController({
+  const controller: Controller = new Controller(ctx.manager, {
     name: SCHEDULER,
     concurrency: ctx.options.concurrentResourceBindingSyncs,
-    log: ctx.log,
-    metrics: ctx.metrics,
-    reconcile: async (key, signal) => {
+    reconcile: async (key, { signal }) => {
       const { gvr, namespace, name } = parseBindingKey(key);
       const binding = await reader.get<AnyBinding>(gvr, { namespace, name }, { signal });
       if (!binding || binding.metadata.deletionTimestamp) return;
@@ -88,29 +86,24 @@ export function schedulerController(ctx: ManagerContext): QueueController {
       }
     },
   });
-  const reader = ctx.reader(controller);
-  const handler = { name: SCHEDULER, ...enqueueBindings((k, i) => controller.enqueue(k, i)) };
-  ctx.host.forResource(KarmadaResources.ResourceBinding, handler);
-  ctx.host.forResource(KarmadaResources.ClusterResourceBinding, handler);
-  // A Cluster that joins, leaves or changes readiness can change every placement. Every binding is requeued at low
-  // priority, so a binding changed meanwhile is not held behind all the others.
-  const reschedule = (): void => {
-    void controller.enqueueAll(allBindingKeys());
-  };
+  const { reader } = controller;
+  // Bindings of both kinds share the queue; their keys say which kind (rb:/crb:).
+  controller
+    .for(KarmadaResources.ResourceBinding, { map: bindingKey })
+    .watches(KarmadaResources.ClusterResourceBinding, bindingKey)
+    // A Cluster that joins, leaves or changes readiness can change every placement. Every binding is requeued at
+    // low priority, so a binding changed meanwhile is not held behind all the others.
+    .watches(KarmadaResources.Cluster, () => allBindingKeys(), {
+      lowPriority: true,
+      predicates: {
+        create: (_o, initial) => !initial,
+        update: (o, n) => clusterChangeCanMovePlacements(o, n),
+      },
+    });
   function* allBindingKeys(): Generator<string> {
     for (const gvr of [KarmadaResources.ResourceBinding, KarmadaResources.ClusterResourceBinding]) {
       for (const b of ctx.host.informer(gvr)?.lister.list() ?? []) yield bindingKey(b);
     }
   }
-  ctx.host.forResource(KarmadaResources.Cluster, {
-    name: SCHEDULER,
-    onAdd: (_o, initial) => {
-      if (!initial) reschedule();
-    },
-    onUpdate: (o, n) => {
-      if (clusterChangeCanMovePlacements(o, n)) reschedule();
-    },
-    onDelete: reschedule,
-  });
   return controller;
 }

@@ -1,10 +1,10 @@
 // The three cache-sync strategies of DESIGN.md §4 as plain data. The manager parses its
 // --cache-sync-strategy flag into one of these and hands it to the Lifecycle (which gates the controllers
 // group) and to the cache (which decides what an unsynced read does). No behaviour lives here.
+import { ALL_CACHES_GATE } from '@warmstart/sync-gate';
 import { UnknownStrategyError } from './errors.js';
 
-/** The name of the aggregate gate over every informer that the gate-start strategy waits for by default. */
-export const ALL_CACHES_GATE = 'all-caches';
+export { ALL_CACHES_GATE };
 
 /** The group whose start the strategy may hold back. */
 export const CONTROLLERS_GROUP = 'controllers';

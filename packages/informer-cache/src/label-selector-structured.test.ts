@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+// metav1.LabelSelector compilation: Kubernetes' validation, every problem listed, absent vs empty.
 import { InvalidLabelSelectorError } from './errors.js';
 import { compileLabelSelector, labelKeyProblems, labelSelectorMatches } from './label-selector.js';
 

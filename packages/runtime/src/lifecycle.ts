@@ -1,9 +1,8 @@
 // Start-up and shutdown order for a controller manager: groups of runnables start one group after another
 // (servers -> caches -> leader election -> controllers), each group optionally held back by gates; stop runs
 // in reverse order under one deadline. A runnable that fails stops everything that started, in order.
-import { describe, GroupStartError, LifecycleStateError, RunnableFailedError } from './errors.js';
-import { Gate, type ReadonlyGate } from './gate.js';
-import type { Readiness } from './readiness.js';
+import { describeCause as describe, Gate, type Readiness, type ReadonlyGate } from '@warmstart/sync-gate';
+import { GroupStartError, LifecycleStateError, RunnableFailedError } from './errors.js';
 import { type CacheSyncStrategy, CONTROLLERS_GROUP, strategyWaits } from './strategy.js';
 
 /** What a runnable gets besides its signal. */

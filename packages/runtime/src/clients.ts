@@ -1,13 +1,16 @@
 // The two handles a controller gets: a Reader that only reads caches (and counts the reads that had to wait
 // for one), and a write-only client that refuses to write once this process is no longer the leader, so a
 // deposed leader cannot race its successor even for the moments before it exits.
-import type { GroupVersionResource, InformerManager, Reader, Writer } from '@warmstart/informer-cache';
-
-/** The Writer's methods; there is no read method to call. */
-export type WriteClient = Pick<
+import type {
+  GroupVersionResource,
+  InformerManager,
+  Reader,
+  WriteMethods,
   Writer,
-  'create' | 'update' | 'updateStatus' | 'patch' | 'patchStatus' | 'apply' | 'delete'
->;
+} from '@warmstart/informer-cache';
+
+/** The Writer's methods (informer-cache's WriteMethods); there is no read method to call. */
+export type WriteClient = WriteMethods;
 
 export class NotLeaderError extends Error {
   constructor(controller: string) {
@@ -16,27 +19,19 @@ export class NotLeaderError extends Error {
   }
 }
 
-const WRITE_METHODS = [
-  'create',
-  'update',
-  'updateStatus',
-  'patch',
-  'patchStatus',
-  'apply',
-  'delete',
-] as const;
-
 /** Wraps a Writer so every write first checks `isLeader()`. */
 export function fencedWriter(writer: Writer, isLeader: () => boolean): WriteClient {
-  const out: Partial<Record<(typeof WRITE_METHODS)[number], unknown>> = {};
-  for (const m of WRITE_METHODS) {
-    const fn = writer[m].bind(writer) as (...args: unknown[]) => Promise<unknown>;
-    out[m] = (...args: unknown[]) => {
-      if (!isLeader()) return Promise.reject(new NotLeaderError(writer.source));
-      return fn(...args);
-    };
-  }
-  return out as WriteClient;
+  const fence = <R>(write: () => Promise<R>): Promise<R> =>
+    isLeader() ? write() : Promise.reject(new NotLeaderError(writer.source));
+  return {
+    create: (gvr, object, options) => fence(() => writer.create(gvr, object, options)),
+    update: (gvr, object, options) => fence(() => writer.update(gvr, object, options)),
+    updateStatus: (gvr, object, options) => fence(() => writer.updateStatus(gvr, object, options)),
+    patch: (gvr, key, patch, options) => fence(() => writer.patch(gvr, key, patch, options)),
+    patchStatus: (gvr, key, patch, options) => fence(() => writer.patchStatus(gvr, key, patch, options)),
+    apply: (gvr, object, options) => fence(() => writer.apply(gvr, object, options)),
+    delete: (gvr, key, options) => fence(() => writer.delete(gvr, key, options)),
+  };
 }
 
 /** A Reader that reports to `onWait` whenever a read finds its informer not yet synced (and so waits). */

@@ -1,15 +1,7 @@
+import { Gate, GateFailedError, GateTimeoutError, Readiness, UnknownGateError } from '@warmstart/sync-gate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  GateFailedError,
-  GateTimeoutError,
-  GroupStartError,
-  LifecycleStateError,
-  RunnableFailedError,
-  UnknownGateError,
-} from './errors.js';
-import { Gate } from './gate.js';
+import { GroupStartError, LifecycleStateError, RunnableFailedError } from './errors.js';
 import { GROUPS, Lifecycle, type Runnable, type RunnableContext, type RunnableGroup } from './lifecycle.js';
-import { Readiness } from './readiness.js';
 import { cacheSyncStrategy } from './strategy.js';
 
 afterEach(() => {

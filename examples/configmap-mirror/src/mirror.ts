@@ -1,0 +1,50 @@
+// A complete controller on @warmstart/runtime: every ConfigMap of namespace `from` is mirrored into `to`.
+// Reads come from the informer cache only; a mirror that already matches its source is not written again.
+import { type GroupVersionResource, jsonEqual, type KubeObject } from '@warmstart/informer-cache';
+import { Controller, type Manager } from '@warmstart/runtime';
+
+export const ConfigMaps: GroupVersionResource = {
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  namespaced: true,
+  kind: 'ConfigMap',
+};
+/** On each mirror: the namespace of its source, so a changed or deleted mirror maps back to it. */
+export const MIRROR_OF = 'example.warmstart.io/mirror-of';
+
+interface ConfigMap extends KubeObject {
+  readonly data?: Readonly<Record<string, string>>;
+}
+
+export function configMapMirror(manager: Manager, from: string, to: string): Controller {
+  const sourceKey = (cm: Readonly<ConfigMap>): string | undefined => {
+    const { namespace, name, labels } = cm.metadata;
+    if (namespace === from) return `${from}/${name}`;
+    return namespace === to && labels?.[MIRROR_OF] === from ? `${from}/${name}` : undefined;
+  };
+  return new Controller(manager, { name: 'configmap-mirror', concurrency: 2 })
+    .for<ConfigMap>(ConfigMaps, { map: sourceKey })
+    .reconcile(async (key, { reader, writer, signal }) => {
+      const name = key.slice(from.length + 1);
+      const source = await reader.get<ConfigMap>(ConfigMaps, key, { signal });
+      const mirror = await reader.get<ConfigMap>(ConfigMaps, { namespace: to, name }, { signal });
+      if (!source) {
+        if (mirror?.metadata.labels?.[MIRROR_OF] === from)
+          await writer.delete(ConfigMaps, { namespace: to, name }, { signal });
+        return;
+      }
+      if (mirror && jsonEqual(mirror.data, source.data)) return;
+      const metadata = { namespace: to, name, labels: { [MIRROR_OF]: from } };
+      const desired = { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: source.data ?? {} };
+      if (!mirror) await writer.create(ConfigMaps, desired, { signal });
+      else {
+        const { resourceVersion } = mirror.metadata;
+        await writer.update(
+          ConfigMaps,
+          { ...desired, metadata: { ...metadata, resourceVersion } },
+          { signal },
+        );
+      }
+    });
+}
