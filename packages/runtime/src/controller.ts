@@ -384,10 +384,12 @@ export class Controller implements Runnable {
     if (error instanceof RequeueRequest || this.#hard.signal.aborted) return;
     const message = error instanceof Error ? error.message : String(error);
     this.#lastError = { key, message, at: Date.now() };
+    // The message as a value, not the Error: a retried failure is an expected state (a forbidden cache, a
+    // conflict), and a stack trace per retry only buries it.
     this.log.error('reconcile failed', {
       controller: this.name,
       key,
-      err: error,
+      error: message,
       retries: this.queue.numRequeues(key),
     });
   }
