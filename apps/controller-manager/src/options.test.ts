@@ -27,6 +27,7 @@ describe('parseOptions', () => {
     expect([...o.enabledControllers].sort()).toEqual([
       'binding',
       'cluster',
+      'dependencies-distributor',
       'detector',
       'execution',
       'scheduler',

@@ -19,6 +19,11 @@ export const Labels = {
   Managed: 'karmada.io/managed',
   /** A namespace label that the detector's change filter does not treat as Karmada's own. */
   NamespaceSkipAutoPropagation: 'namespace.karmada.io/skip-auto-propagation',
+  /**
+   * Prefix of the label on an attached binding naming one binding that depends on it: the rest is
+   * bindingReferenceKey(namespace, name) of that binding, the value its permanent id.
+   */
+  DependedByPrefix: 'resourcebinding.karmada.io/depended-by-',
 } as const;
 
 /** Annotations Karmada reads and writes. */
@@ -38,6 +43,8 @@ export const Annotations = {
   ResourceTemplateGeneration: 'resourcetemplate.karmada.io/generation',
   WorkName: 'work.karmada.io/name',
   WorkNamespace: 'work.karmada.io/namespace',
+  /** On a binding with propagateDeps: the JSON list of the objects its template depends on. */
+  Dependencies: 'resourcebinding.karmada.io/dependencies',
 } as const;
 
 /** Values of the work.karmada.io/conflict-resolution annotation. */
@@ -54,6 +61,8 @@ export const Finalizers = {
   ClusterResourceBinding: 'karmada.io/cluster-resource-binding-controller',
   Work: 'karmada.io/execution-controller',
   Cluster: 'karmada.io/cluster-controller',
+  /** On a binding with propagateDeps, so its attached bindings are released before it goes. */
+  BindingDependenciesDistributor: 'karmada.io/binding-dependencies-distributor',
 } as const;
 
 /** Namespaces Karmada reserves for itself. */

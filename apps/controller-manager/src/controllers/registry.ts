@@ -5,6 +5,7 @@ import type { ManagerContext } from '../context.js';
 import { MemberRegistry } from '../members.js';
 import { bindingControllers } from './binding-controller.js';
 import { clusterController } from './cluster-controller.js';
+import { dependenciesDistributorController } from './dependencies-distributor-controller.js';
 import { detectorController } from './detector-controller.js';
 import { executionController } from './execution-controller.js';
 import { schedulerController } from './scheduler-controller.js';
@@ -32,6 +33,7 @@ export async function buildControllers(ctx: ManagerContext, signal: AbortSignal)
   if (on.has('binding')) bindingControllers(ctx);
   if (on.has('execution')) executionController(ctx, members);
   if (on.has('cluster')) clusterController(ctx, members);
+  if (on.has('dependencies-distributor')) dependenciesDistributorController(ctx);
   return {
     members,
     statuses: () => [...(detector?.detector.status() ?? []), ...manager.controllers().map((c) => c.status())],
