@@ -53,7 +53,18 @@ export function interpretsDependencies(apiVersion: string, kind: string): boolea
  * Empty for a kind without an interpreter. Throws DependencyInterpretError for a malformed template.
  */
 export function dependenciesOf(template: Readonly<UnstructuredObject>): DependentObjectReference[] {
-  return INTERPRETERS.get(`${template.apiVersion}/${template.kind}`)?.(template) ?? [];
+  return interpretDependencies(`${template.apiVersion}/${template.kind}`, template);
+}
+
+/**
+ * The dependencies of `template` read as the kind `gvk` (`<apiVersion>/<kind>`), whatever the template says it
+ * is, as Karmada's per-kind functions do; [] for a kind without an interpreter.
+ */
+export function interpretDependencies(
+  gvk: string,
+  template: Readonly<UnstructuredObject>,
+): DependentObjectReference[] {
+  return INTERPRETERS.get(gvk)?.(template) ?? [];
 }
 
 class Fields {
