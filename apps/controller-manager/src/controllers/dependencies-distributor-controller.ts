@@ -343,13 +343,18 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
     const { binding: next, conflict } = mergedAttachedBinding(existing, desired, (requiredBy) =>
       requiredBy.flatMap((s) => referencing.get(keyOf(s.namespace ?? '', s.name)) ?? []),
     );
-    if (conflict)
-      emit(bindingSubject(existing ?? next), 'Warning', DependencyEvents.PolicyConflict, conflict);
+    // Karmada reports a conflict on every reconcile; here only with a write, so a restart stays silent.
+    const report = (): void => {
+      if (conflict) emit(bindingSubject(next), 'Warning', DependencyEvents.PolicyConflict, conflict);
+    };
     if (!existing) {
       await writer.create(KarmadaResources.ResourceBinding, writeInput(next), { signal });
+      report();
       return true;
     }
-    return patchAttached(existing, next, signal);
+    const wrote = await patchAttached(existing, next, signal);
+    if (wrote) report();
+    return wrote;
   }
 
   /** Releases `attached` from namespace/name; true when anything was written. */
