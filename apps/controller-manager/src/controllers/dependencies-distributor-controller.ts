@@ -15,6 +15,7 @@ import {
 import {
   deletedObject,
   type GroupVersionResource,
+  jsonEqual,
   type KubeObject,
   type KubeObjectInput,
   type ResourceEventHandler,
@@ -142,7 +143,7 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
       },
       onUpdate: (o, n) => {
         requeue(n);
-        if (JSON.stringify(o.metadata.labels ?? {}) !== JSON.stringify(n.metadata.labels ?? {})) requeue(o);
+        if (!jsonEqual(o.metadata.labels ?? {}, n.metadata.labels ?? {})) requeue(o);
       },
       onDelete: (d) => requeue(deletedObject(d)),
     };
