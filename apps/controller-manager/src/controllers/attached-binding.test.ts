@@ -59,6 +59,9 @@ describe('the dependencies annotation', () => {
     );
     expect(dependenciesRecorded(independent, deps)).toBe(false);
     expect(dependenciesRecorded(withAnnotation('[]'), [])).toBe(true);
+    expect(dependenciesRecorded(withAnnotation('null'), [])).toBe(true);
+    // Nothing to depend on is written as Karmada's Go marshals a nil slice.
+    expect(dependenciesAnnotationValue([])).toBe('null');
   });
 
   it('is rewritten, not trusted, when unreadable', () => {

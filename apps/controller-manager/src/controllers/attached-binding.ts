@@ -190,6 +190,8 @@ export function policyConflictMessage(
 
 /** The annotation value for `dependencies`: JSON with Go's field order (apiVersion, kind, namespace, name, labelSelector). */
 export function dependenciesAnnotationValue(dependencies: readonly DependentObjectReference[]): string {
+  // Karmada marshals a nil slice, which is what its interpreters return when there is nothing: "null".
+  if (dependencies.length === 0) return 'null';
   return JSON.stringify(
     dependencies.map((d) => ({
       apiVersion: d.apiVersion,
