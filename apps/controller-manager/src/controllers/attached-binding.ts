@@ -257,7 +257,7 @@ export function dependenciesRecorded(
     return false;
   }
   const canonical = (list: readonly DependentObjectReference[]): string[] =>
-    (JSON.parse(dependenciesAnnotationValue(list)) as unknown[]).map((d) => JSON.stringify(d)).sort();
+    list.map((d) => dependenciesAnnotationValue([d])).sort();
   return jsonEqual(canonical(recorded), canonical(dependencies));
 }
 
