@@ -13,6 +13,7 @@ import { adminIdentity } from '../karmada/join.js';
 import { namespaceOf, workloadName } from '../load/workloads.js';
 import { metricValue } from '../manager/manager-process.js';
 import { auditBarrier, type LoadedSet } from '../restart/scenario.js';
+import { staleDeploymentBindings } from '../restart/stale-bindings.js';
 import {
   managerPods,
   NAMESPACE,
@@ -22,7 +23,6 @@ import {
   probeEvents,
   serviceEndpoints,
 } from './in-cluster.js';
-import { staleDeploymentBindings } from './stale-bindings.js';
 
 /**
  * The load on the Karmada API server (`host`: templates, policies, bindings, Works) and the host kind cluster
