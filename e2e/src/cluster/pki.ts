@@ -88,14 +88,23 @@ async function sign(dir: string, ca: KeyPair, options: SignOptions): Promise<Key
   return { cert, key };
 }
 
-/** A serving certificate for 127.0.0.1 and localhost, and `dnsNames` (container network aliases). */
+/**
+ * A serving certificate for 127.0.0.1 and localhost, `dnsNames` (container network aliases, Service names) and
+ * `ipAddresses` (e.g. a kind node's or a Service's address).
+ */
 export function createServingCert(
   dir: string,
   ca: KeyPair,
   name: string,
   dnsNames: readonly string[] = [],
+  ipAddresses: readonly string[] = [],
 ): Promise<KeyPair> {
-  const sans = ['IP:127.0.0.1', 'DNS:localhost', ...dnsNames.map((d) => `DNS:${d}`)].join(',');
+  const sans = [
+    'IP:127.0.0.1',
+    'DNS:localhost',
+    ...ipAddresses.map((ip) => `IP:${ip}`),
+    ...dnsNames.map((d) => `DNS:${d}`),
+  ].join(',');
   return sign(dir, ca, {
     name,
     subject: '/CN=kube-apiserver',

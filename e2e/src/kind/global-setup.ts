@@ -26,12 +26,10 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const set = await new KindProvider({
     kindBin: env.kindBin,
     nodeImage: env.nodeImage,
-    // The host runs the manager's Deployment, so it keeps every controller, with room for the load's
-    // ReplicaSets and (Pending) pods; members only store what is propagated to them.
+    // The host runs the manager's and the Karmada API server's Deployments, so it keeps every controller (the
+    // load lives on the Karmada API server, where none runs); members only store what is propagated to them.
     controllerManagerArgs: (name) =>
-      name === 'host'
-        ? { 'kube-api-qps': '500', 'kube-api-burst': '1000' }
-        : { controllers: '*,-deployment-controller,-replicaset-controller' },
+      name === 'host' ? {} : { controllers: '*,-deployment-controller,-replicaset-controller' },
   }).up({
     clusters: Number(process.env.WARMSTART_KIND_CLUSTERS ?? 3),
   });

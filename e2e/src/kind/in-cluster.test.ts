@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { deployManifests, LOAD_TAINT, PROBE_SERVICE } from './in-cluster.js';
+import { deployManifests, LOAD_TAINT, managerRbac, PROBE_SERVICE } from './in-cluster.js';
 
 type Container = {
+  volumeMounts?: { name: string; mountPath: string }[];
   image: string;
   imagePullPolicy: string;
   args: string[];
@@ -11,7 +12,16 @@ type Container = {
 
 function deploymentOf(docs: ReturnType<typeof deployManifests>) {
   const d = docs.find((x) => x.kind === 'Deployment') as unknown as {
-    spec: { replicas: number; template: { spec: { tolerations: unknown[]; containers: Container[] } } };
+    spec: {
+      replicas: number;
+      template: {
+        spec: {
+          tolerations: unknown[];
+          volumes?: { name: string; secret?: { secretName: string } }[];
+          containers: Container[];
+        };
+      };
+    };
   };
   return d.spec;
 }
@@ -63,5 +73,34 @@ describe('deployManifests', () => {
     expect(c.livenessProbe?.httpGet.path).toBe('/healthz');
     expect(c.livenessProbe?.periodSeconds).toBe(15);
     expect(c.readinessProbe).toBeUndefined();
+  });
+
+  it('points the manager at a separate control plane: its kubeconfig Secret mounted, no RBAC in the pod cluster', () => {
+    const docs = deployManifests({ image: 'i', strategy: 'block-reads', controlPlaneKubeconfigSecret: 'cp' });
+    expect(docs.map((d) => d.kind)).not.toContain('ClusterRole');
+    expect(docs.map((d) => d.kind)).not.toContain('RoleBinding');
+    const spec = deploymentOf(docs);
+    const c = spec.template.spec.containers[0]!;
+    expect(c.args).toContain('--kubeconfig=/etc/karmada/config/karmada.config');
+    expect(c.volumeMounts).toEqual([
+      { name: 'karmada-config', mountPath: '/etc/karmada/config', readOnly: true },
+    ]);
+    expect(spec.template.spec.volumes).toEqual([{ name: 'karmada-config', secret: { secretName: 'cp' } }]);
+  });
+});
+
+describe('managerRbac', () => {
+  it("binds deploy/'s rules to a user instead of the ServiceAccount", () => {
+    const docs = managerRbac('someone');
+    expect(docs.map((d) => d.kind).sort()).toEqual([
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'Role',
+      'RoleBinding',
+    ]);
+    for (const d of docs.filter((x) => x.kind.endsWith('Binding')))
+      expect(d.subjects).toEqual([{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'someone' }]);
+    const role = docs.find((d) => d.kind === 'ClusterRole');
+    expect(Array.isArray(role?.rules) && role.rules.length).toBeGreaterThan(3);
   });
 });

@@ -8,14 +8,13 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { adminRequest } from '../cluster/admin-client.js';
 import { docker } from '../cluster/docker.js';
 import type { KindCluster } from '../cluster/kind-provider.js';
+import type { ClusterInfo } from '../cluster/provider.js';
 import { waitFor } from '../cluster/wait.js';
-import { adminIdentity } from '../karmada/join.js';
+import { adminIdentity, ensure } from '../karmada/join.js';
 import { REPO_ROOT } from '../testing/container-env.js';
 
 export const NAMESPACE = 'karmada-system';
 export const APP = 'warmstart-controller-manager';
-/** The username the API server sees for the manager's ServiceAccount token. */
-export const MANAGER_SA_USER = `system:serviceaccount:${NAMESPACE}:${APP}`;
 /** A Service in front of the manager's probe port, so /readyz can be seen gating its endpoints. */
 export const PROBE_SERVICE = `${APP}-probes`;
 /** Taint that keeps the synthetic load's pods off the node (only the scheduler's first pass pays for them). */
@@ -88,12 +87,23 @@ export interface DeployOptions {
   readonly readinessProbe?: ProbeSettings | null | undefined;
   /** Appended to deploy/'s arguments. */
   readonly extraArgs?: readonly string[] | undefined;
+  /**
+   * A Secret (key `karmada.config`) with the kubeconfig of a Karmada API server apart from the cluster the pod
+   * runs in, mounted where Karmada's own manifests mount it and passed as --kubeconfig. deploy/'s RBAC then
+   * belongs on that API server (applyManagerRbac), not in the cluster running the pod.
+   */
+  readonly controlPlaneKubeconfigSecret?: string | undefined;
 }
 
-type Manifest = { kind: string; metadata: { name: string }; spec?: Record<string, unknown> } & Record<
-  string,
-  unknown
->;
+const RBAC_KINDS = new Set(['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
+/** Where Karmada's manifests mount the control plane's kubeconfig (karmada-controller-manager.yaml). */
+const CONTROL_PLANE_CONFIG_DIR = '/etc/karmada/config';
+
+type Manifest = {
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  spec?: Record<string, unknown>;
+} & Record<string, unknown>;
 
 function probe(p: ProbeSettings): Record<string, unknown> {
   return {
@@ -110,11 +120,20 @@ function probe(p: ProbeSettings): Record<string, unknown> {
  * one replica (a restart is then a restart, not a fail-over), the load taint tolerated, and the chosen
  * strategy and probes. Plus a Service on the probe port.
  */
-export function deployManifests(options: DeployOptions): Manifest[] {
-  const files = ['00-namespace.yaml', '10-serviceaccount.yaml', '20-rbac.yaml', '30-deployment.yaml'];
-  const docs = files.flatMap((f) =>
+function readDeploy(files: readonly string[]): Manifest[] {
+  return files.flatMap((f) =>
     parseAllDocuments(readFileSync(join(REPO_ROOT, 'deploy', f), 'utf8')).map((d) => d.toJSON() as Manifest),
   );
+}
+
+export function deployManifests(options: DeployOptions): Manifest[] {
+  const separate = options.controlPlaneKubeconfigSecret !== undefined;
+  const docs = readDeploy([
+    '00-namespace.yaml',
+    '10-serviceaccount.yaml',
+    '20-rbac.yaml',
+    '30-deployment.yaml',
+  ]).filter((d) => !(separate && RBAC_KINDS.has(d.kind)));
   for (const d of docs) {
     if (d.kind !== 'Deployment') continue;
     const spec = d.spec as {
@@ -122,12 +141,14 @@ export function deployManifests(options: DeployOptions): Manifest[] {
       template: {
         spec: {
           tolerations?: unknown[];
+          volumes?: unknown[];
           containers: {
             image: string;
             imagePullPolicy?: string;
             args: string[];
             livenessProbe?: unknown;
             readinessProbe?: unknown;
+            volumeMounts?: unknown[];
           }[];
         };
       };
@@ -142,6 +163,17 @@ export function deployManifests(options: DeployOptions): Manifest[] {
       `--cache-sync-strategy=${options.strategy}`,
       ...(options.extraArgs ?? []),
     ];
+    if (separate) {
+      c.args.push(`--kubeconfig=${CONTROL_PLANE_CONFIG_DIR}/karmada.config`);
+      c.volumeMounts = [
+        ...(c.volumeMounts ?? []),
+        { name: 'karmada-config', mountPath: CONTROL_PLANE_CONFIG_DIR, readOnly: true },
+      ];
+      spec.template.spec.volumes = [
+        ...(spec.template.spec.volumes ?? []),
+        { name: 'karmada-config', secret: { secretName: options.controlPlaneKubeconfigSecret } },
+      ];
+    }
     if (options.livenessProbe) c.livenessProbe = probe(options.livenessProbe);
     if (options.readinessProbe === null) delete c.readinessProbe;
     else if (options.readinessProbe) c.readinessProbe = probe(options.readinessProbe);
@@ -156,6 +188,35 @@ export function deployManifests(options: DeployOptions): Manifest[] {
     },
   } as unknown as Manifest);
   return docs;
+}
+
+/**
+ * deploy/'s RBAC for a manager that authenticates to the control plane as `user` (a client certificate) rather
+ * than as its ServiceAccount: the same rules, bound to that user.
+ */
+export function managerRbac(user: string): Manifest[] {
+  return readDeploy(['20-rbac.yaml'])
+    .filter((d) => RBAC_KINDS.has(d.kind))
+    .map((d) =>
+      'subjects' in d
+        ? { ...d, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }] }
+        : d,
+    );
+}
+
+/** Creates deploy/'s Namespace and RBAC, bound to `user`, on a control plane apart from the pod's cluster. */
+export async function applyManagerRbac(controlPlane: ClusterInfo, user: string): Promise<void> {
+  await ensure(controlPlane, '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: NAMESPACE },
+  });
+  const rbac = '/apis/rbac.authorization.k8s.io/v1';
+  for (const d of managerRbac(user)) {
+    const plural = `${d.kind.toLowerCase()}s`;
+    const ns = d.metadata.namespace;
+    await ensure(controlPlane, ns ? `${rbac}/namespaces/${ns}/${plural}` : `${rbac}/${plural}`, d);
+  }
 }
 
 export async function applyManager(host: KindCluster, options: DeployOptions): Promise<void> {
@@ -299,48 +360,4 @@ export async function probeEvents(host: KindCluster, pod: string): Promise<Probe
     readinessFailures: sum((e) => e.reason === 'Unhealthy' && e.message.startsWith('Readiness probe failed')),
     killedForLiveness: sum((e) => e.reason === 'Killing' && e.message.includes('liveness')),
   };
-}
-
-/**
- * Waits until the host's ReplicaSet controller has created every load workload's ReplicaSet and pods (they
- * stay Pending: the load taint), so it is idle when a restart needs it to replace the manager's pod.
- */
-export async function waitLoadSettled(
-  host: KindCluster,
-  workloads: number,
-  timeoutMs: number,
-): Promise<void> {
-  // Counted page by page: the API server gives no remainingItemCount for a list with a label selector.
-  const count = async (path: string): Promise<number> => {
-    let n = 0;
-    let cont = '';
-    do {
-      const q = `limit=1000&labelSelector=${encodeURIComponent('app.kubernetes.io/part-of=load')}`;
-      const res = await adminRequest(
-        adminIdentity(host),
-        'GET',
-        `${path}?${q}${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`,
-      );
-      const body = JSON.parse(res.body) as { items: unknown[]; metadata: { continue?: string } };
-      n += body.items.length;
-      cont = body.metadata.continue ?? '';
-    } while (cont);
-    return n;
-  };
-  // Replicas of workload i are (i % 5) + 1 (e2e/src/load/workloads.ts).
-  let pods = 0;
-  for (let i = 0; i < workloads; i++) pods += (i % 5) + 1;
-  let last = '';
-  await waitFor(
-    `${workloads} ReplicaSets and ${pods} pods of the load on the host`,
-    async () => {
-      const rs = await count('/apis/apps/v1/replicasets');
-      const p = await count('/api/v1/pods');
-      const line = `[load settle] ${rs}/${workloads} ReplicaSets, ${p}/${pods} pods`;
-      if (line !== last) process.stderr.write(`${line}\n`);
-      last = line;
-      return rs >= workloads && p >= pods;
-    },
-    { timeoutMs, intervalMs: 3000 },
-  );
 }

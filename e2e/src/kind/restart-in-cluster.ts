@@ -1,9 +1,10 @@
 // A restart of the manager running in the host kind cluster, measured from outside: the pod deleted (the
 // kubelet stops it with SIGTERM, the Deployment starts another) or its container killed (SIGKILL through the
-// node's containerd; the kubelet restarts it in place). Counts come from the host API server's audit log, by the
-// same rules as the local restart scenario (e2e/src/restart/scenario.ts): a direct read is a `get` or a `list`
-// without resourceVersion; a write is any write except the Lease and the one workload changed on purpose.
-import { type ClassifiedEvent, readAuditLog } from '../audit/audit-log.js';
+// node's containerd; the kubelet restarts it in place). Counts come from the Karmada API server's audit log
+// (karmada-apiserver.ts), by the same rules as the local restart scenario (e2e/src/restart/scenario.ts): a
+// direct read is a `get` or a `list` without resourceVersion; a write is any write except the Lease and the one
+// workload changed on purpose.
+import { readAuditLog } from '../audit/audit-log.js';
 import { adminRequest } from '../cluster/admin-client.js';
 import { docker } from '../cluster/docker.js';
 import type { KindCluster } from '../cluster/kind-provider.js';
@@ -12,8 +13,8 @@ import { adminIdentity } from '../karmada/join.js';
 import { namespaceOf, workloadName } from '../load/workloads.js';
 import { metricValue } from '../manager/manager-process.js';
 import { auditBarrier, type LoadedSet } from '../restart/scenario.js';
+import { staleDeploymentBindings } from '../restart/stale-bindings.js';
 import {
-  MANAGER_SA_USER,
   managerPods,
   NAMESPACE,
   type PodView,
@@ -22,6 +23,12 @@ import {
   probeEvents,
   serviceEndpoints,
 } from './in-cluster.js';
+
+/**
+ * The load on the Karmada API server (`host`: templates, policies, bindings, Works) and the host kind cluster
+ * whose kubelet runs the manager's pod (`hostCluster`).
+ */
+export type InClusterSet = LoadedSet & { readonly hostCluster: KindCluster };
 
 export type InClusterRestart = 'delete-pod' | 'kill-container';
 
@@ -46,32 +53,26 @@ export interface InClusterRestartRow {
   /** Samples where the Service listed the pod as ready while its /readyz did not answer 200. */
   readonly readyEndpointWhileNotSynced: number;
   readonly detail: Readonly<Record<string, number>>;
-  /** Workloads the host's own controllers changed after the restart (their writes are not counted). */
-  readonly changedByOthers: number;
+  /** Bindings naming an older template resourceVersion than the template's, just before the restart. */
+  readonly staleBindingsBefore: number;
 }
 
-/**
- * Unlike the local provider, a kind host runs the real kube-controller-manager, which keeps changing the
- * templates' status (e.g. ProgressDeadlineExceeded ten minutes after creation, the load's pods never run); a
- * ResourceBinding records its template's resourceVersion, so such a change must be propagated. Writes about a
- * workload someone else changed after the restart are therefore expected, like the one changed on purpose.
- */
-function expectedWrite(e: ClassifiedEvent, changed: ReadonlySet<string>): boolean {
-  const name = e.objectRef?.name ?? '';
-  if (e.objectRef?.resource === 'leases') return true;
-  for (const c of changed)
-    if (name === c || name.startsWith(`${c}-`) || name.startsWith(`${c}.`)) return true;
-  return false;
+/** Leader election renews its Lease; the workload changed on purpose is propagated (its binding, Works, Events). */
+function expectedWrite(resource: string | undefined, name: string, changed: string): boolean {
+  if (resource === 'leases') return true;
+  return name === changed || name.startsWith(`${changed}-`) || name.startsWith(`${changed}.`);
 }
 
 /** Replaces the running manager as `how` says and measures the new one; `previous` is the pod serving now. */
 export async function restartInCluster(
-  set: LoadedSet & { readonly host: KindCluster },
+  set: InClusterSet,
   previous: PodView,
   how: InClusterRestart,
 ): Promise<{ row: InClusterRestartRow; pod: PodView }> {
-  const host = set.host;
+  const host = set.hostCluster;
+  const karmada = set.host;
   const timeoutMs = Math.max(300_000, set.workloads * 60);
+  const staleBindingsBefore = (await staleDeploymentBindings(karmada)).length;
   const since = Date.now();
   if (how === 'delete-pod') {
     const res = await adminRequest(
@@ -133,7 +134,7 @@ export async function restartInCluster(
   const replicas = 7 + (Date.now() % 10);
   const changeAt = Date.now();
   const patch = await adminRequest(
-    adminIdentity(host),
+    adminIdentity(karmada),
     'PATCH',
     `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
     { spec: { replicas } },
@@ -166,26 +167,15 @@ export async function restartInCluster(
     async () => metricValue(await podMetrics(host, pod.name), 'workqueue_depth') === 0,
     { timeoutMs, intervalMs: 1000 },
   );
-  await auditBarrier(host);
-  const events = await readAuditLog(host.auditLogPath!, { user: MANAGER_SA_USER, since });
-  const changedByOthers = new Set(
-    (await readAuditLog(host.auditLogPath!, { since }))
-      .filter(
-        (e) =>
-          e.user.username !== MANAGER_SA_USER &&
-          e.class === 'write' &&
-          e.objectRef?.resource === 'deployments' &&
-          e.objectRef.name !== undefined,
-      )
-      .map((e) => e.objectRef!.name!),
-  );
-  const expected = new Set([changed, ...changedByOthers]);
+  await auditBarrier(karmada);
+  const events = await readAuditLog(karmada.auditLogPath!, { user: karmada.managerUser, since });
   const detail: Record<string, number> = {};
   let directReads = 0;
   let writes = 0;
   for (const e of events) {
     const direct = e.class === 'direct-get' || e.class === 'direct-list';
-    const write = e.class === 'write' && !expectedWrite(e, expected);
+    const write =
+      e.class === 'write' && !expectedWrite(e.objectRef?.resource, e.objectRef?.name ?? '', changed);
     if (direct) directReads++;
     if (write) writes++;
     if (direct || write)
@@ -213,7 +203,7 @@ export async function restartInCluster(
       notSyncedSamples,
       readyEndpointWhileNotSynced,
       detail,
-      changedByOthers: changedByOthers.size,
+      staleBindingsBefore,
     },
   };
 }
