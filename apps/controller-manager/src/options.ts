@@ -5,7 +5,15 @@ import { parseArgs } from 'node:util';
 import { isControllerEnabled, validateControllers } from './controllers-flag.js';
 import { DurationSyntaxError, formatDuration, parseDuration } from './duration.js';
 
-export const CONTROLLERS = ['detector', 'scheduler', 'binding', 'execution', 'cluster'] as const;
+export const CONTROLLERS = [
+  'detector',
+  'scheduler',
+  'binding',
+  'bindingStatus',
+  'execution',
+  'workStatus',
+  'cluster',
+] as const;
 export type ControllerName = (typeof CONTROLLERS)[number];
 export const DISABLED_BY_DEFAULT: ReadonlySet<string> = new Set();
 
