@@ -26,10 +26,12 @@ describe('parseOptions', () => {
     expect(o.concurrentResourceTemplateSyncs).toBe(5);
     expect([...o.enabledControllers].sort()).toEqual([
       'binding',
+      'bindingStatus',
       'cluster',
       'detector',
       'execution',
       'scheduler',
+      'workStatus',
     ]);
   });
 

@@ -27,8 +27,11 @@ export type ReflectedStatus =
    */
   | { readonly kind: 'unsupported' };
 
-// Kinds whose Karmada reflect handler is not ported yet: see the controller-manager README.
+// Kinds whose Karmada reflect or health handler is not ported yet: see the controller-manager README.
 const UNPORTED = new Set([
+  'networking.k8s.io/v1/Ingress',
+  'v1/PersistentVolumeClaim',
+  'v1/Pod',
   'apps/v1/ReplicaSet',
   'v1/Service',
   'batch/v1/Job',
