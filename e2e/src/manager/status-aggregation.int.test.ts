@@ -100,7 +100,8 @@ describe('status aggregation: the host Deployment shows the members’ sum', () 
 
   /** Waits until the host Deployment's status is the members' sum at `replicas`, and returns both. */
   async function waitAggregated(ns: string, name: string, replicas: number) {
-    let last: { host?: DeploymentStatus; generation?: number; members?: Record<string, number> } = {};
+    let last: { host?: DeploymentStatus; generation?: number | undefined; members?: Record<string, number> } =
+      {};
     await waitFor(
       `host ${ns}/${name} status = sum of the members at ${replicas} replicas`,
       async () => {
