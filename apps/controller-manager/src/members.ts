@@ -12,6 +12,7 @@ import {
 } from '@warmstart/informer-cache';
 import { fencedWriter, type WriteClient } from '@warmstart/runtime';
 import type { ManagerMetrics } from './metrics.js';
+import { RestMapper } from './rest-mapper.js';
 
 export interface MemberCredentials {
   readonly server: string;
@@ -27,6 +28,8 @@ export interface Member {
   /** Lazy mode: a resource seen for the first time gets an informer, and the read waits for its sync. */
   readonly reader: CacheReader;
   readonly writer: WriteClient;
+  /** Kinds to resources on this member (discovery on the member, once per kind), shared by its controllers. */
+  readonly mapper: RestMapper;
   /** A fingerprint of the credentials the member was built from, to notice rotation. */
   readonly fingerprint: string;
 }
@@ -89,6 +92,7 @@ export class MemberRegistry {
         new Writer(transport, { source: 'execution', fieldManager: 'karmada-execution-controller' }),
         this.isLeader,
       ),
+      mapper: new RestMapper(name, transport),
       fingerprint,
     };
     this.#members.set(name, member);

@@ -26,11 +26,13 @@ describe('parseOptions', () => {
     expect(o.concurrentResourceTemplateSyncs).toBe(5);
     expect([...o.enabledControllers].sort()).toEqual([
       'binding',
+      'bindingStatus',
       'cluster',
       'dependencies-distributor',
       'detector',
       'execution',
       'scheduler',
+      'workStatus',
     ]);
   });
 

@@ -9,7 +9,9 @@ export const CONTROLLERS = [
   'detector',
   'scheduler',
   'binding',
+  'bindingStatus',
   'execution',
+  'workStatus',
   'cluster',
   'dependencies-distributor',
 ] as const;

@@ -272,7 +272,7 @@ export class LocalProvider implements ClusterProvider {
               `--kubeconfig=${kcmKubeconfig}`,
               `--authentication-kubeconfig=${kcmKubeconfig}`,
               `--authorization-kubeconfig=${kcmKubeconfig}`,
-              '--controllers=garbagecollector,namespace',
+              `--controllers=${(options.kubeControllers?.(name) ?? ['garbagecollector', 'namespace']).join(',')}`,
               '--leader-elect=false',
               '--use-service-account-credentials=false',
               '--bind-address=127.0.0.1',

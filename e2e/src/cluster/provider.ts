@@ -37,6 +37,13 @@ export interface UpOptions {
   readonly managerAccess?: 'cluster-admin' | 'none' | undefined;
   /** Start a kube-controller-manager per cluster (garbage collection, namespace deletion). Default true. */
   readonly controllerManager?: boolean | undefined;
+  /**
+   * The kube-controller-manager controllers of one cluster (`--controllers`), by its name; the local provider only
+   * (kind runs a full control plane). Default
+   * `garbagecollector,namespace` everywhere: no deployment controller, so a Deployment's status stays empty; a
+   * test that needs members' Deployments to report replicas adds `deployment,replicaset,serviceaccount` there.
+   */
+  readonly kubeControllers?: ((cluster: string) => readonly string[]) | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 

@@ -18,7 +18,8 @@ export interface WorkSpec {
 
 export interface ResourceIdentifier {
   readonly ordinal: number;
-  readonly group: string;
+  /** Absent for the core group (`omitempty` in Karmada's type). */
+  readonly group?: string;
   readonly version: string;
   readonly kind: string;
   readonly resource: string;

@@ -23,8 +23,7 @@ import {
 import { Controller, type ReconcileResult } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { eventSink } from '../events.js';
-import type { Member, MemberRegistry } from '../members.js';
-import { RestMapper } from '../rest-mapper.js';
+import type { MemberRegistry } from '../members.js';
 import { AppliedVersions } from './applied-versions.js';
 import { conditionChanged, findCondition, setCondition } from './conditions.js';
 import { DriftBackoff } from './drift-backoff.js';
@@ -54,9 +53,7 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
   const emit = eventSink(writer, 'execution-controller', ctx.log);
   const versions = new AppliedVersions();
   const backoff = new DriftBackoff();
-  const mappers = new Map<string, RestMapper>();
   members.onChange((name, member) => {
-    mappers.delete(name);
     if (!member) versions.forgetCluster(name);
   });
   // Member-side events of applied objects, Karmada's rules: our own writes (the recorded version) and changes
@@ -89,14 +86,6 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
       },
     };
   };
-  const mapperFor = (m: Member): RestMapper => {
-    let mapper = mappers.get(m.name);
-    if (!mapper) {
-      mapper = new RestMapper(m.name, m.transport);
-      mappers.set(m.name, mapper);
-    }
-    return mapper;
-  };
 
   const controller: Controller = new Controller(ctx.manager, {
     name: EXECUTION_CONTROLLER,
@@ -119,7 +108,7 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
           if (!parsed.ok) continue;
           const m = parsed.manifest;
           try {
-            const gvr = await mapperFor(member).resourceFor(m.group, m.version, m.kind, signal);
+            const gvr = await member.mapper.resourceFor(m.group, m.version, m.kind, signal);
             const lister = await member.reader.lister(gvr, { signal });
             member.informers.forResource(gvr, driftHandler(member.name, gvr));
             listers.set(m.ordinal, { gvr, lister });

@@ -4,11 +4,13 @@ import type { ControllerStatus } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { MemberRegistry } from '../members.js';
 import { bindingControllers } from './binding-controller.js';
+import { bindingStatusControllers } from './binding-status-controller.js';
 import { clusterController } from './cluster-controller.js';
 import { dependenciesDistributorController } from './dependencies-distributor-controller.js';
 import { detectorController } from './detector-controller.js';
 import { executionController } from './execution-controller.js';
 import { schedulerController } from './scheduler-controller.js';
+import { workStatusController } from './work-status-controller.js';
 
 export interface BuiltControllers {
   /** The dashboard's controller rows, in start order (the detector's three queues first). */
@@ -31,7 +33,9 @@ export async function buildControllers(ctx: ManagerContext, signal: AbortSignal)
   if (detector) manager.add(detector);
   if (on.has('scheduler')) schedulerController(ctx);
   if (on.has('binding')) bindingControllers(ctx);
+  if (on.has('bindingStatus')) bindingStatusControllers(ctx);
   if (on.has('execution')) executionController(ctx, members);
+  if (on.has('workStatus')) workStatusController(ctx, members);
   if (on.has('cluster')) clusterController(ctx, members);
   if (on.has('dependencies-distributor')) dependenciesDistributorController(ctx);
   return {

@@ -1,0 +1,182 @@
+// The binding status controllers (Karmada's `bindingStatus`: rb_status_controller.go and crb_status_controller.go
+// at f8fdd02): a binding's status.aggregatedStatus and FullyApplied condition from its Works, then, for a kind
+// Karmada's default interpreter aggregates (Deployments here), the template's status summed over the members.
+// Everything is read from the caches (Karmada fetches the template from the API server; we do not), and each of
+// the two status writes happens only when its value differs from the cached one.
+import { KarmadaResources, type UnstructuredObject, type Work } from '@warmstart/api';
+import type { GroupVersionResource, KubeObject, Reader } from '@warmstart/informer-cache';
+import { Controller } from '@warmstart/runtime';
+import type { ManagerContext } from '../context.js';
+import { type EventSubject, eventSink } from '../events.js';
+import {
+  AggregateStatusError,
+  aggregateDeploymentStatus,
+  aggregatesStatus,
+  assembleWorkStatus,
+  fullyAppliedCondition,
+} from './aggregate-status.js';
+import {
+  type AnyBinding,
+  bindingKey,
+  parseBindingKey,
+  WORKS_BY_BINDING,
+  worksByBinding,
+} from './binding-keys.js';
+import { conditionChanged, findCondition, setCondition } from './conditions.js';
+import { jsonEqual } from './json.js';
+
+export const BINDING_STATUS_CONTROLLER = 'resource-binding-status';
+export const CLUSTER_BINDING_STATUS_CONTROLLER = 'cluster-resource-binding-status';
+/** Karmada's reasons (pkg/events) for a status aggregated, or not, into a binding or a template. */
+export const AGGREGATE_STATUS_SUCCEED = 'AggregateStatusSucceed';
+export const AGGREGATE_STATUS_FAILED = 'AggregateStatusFailed';
+
+// Karmada's predicates: a binding is looked at once scheduled (status.lastScheduledTime set), and again only when
+// its template changed (spec.resource.resourceVersion); otherwise its Works' status changes drive it.
+const scheduled = (b: Readonly<AnyBinding>): boolean => b.status?.lastScheduledTime !== undefined;
+
+export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
+  const writer = ctx.manager.writer(BINDING_STATUS_CONTROLLER);
+  const emit = eventSink(writer, 'binding-status-controller', ctx.log);
+
+  const build = (
+    name: string,
+    concurrency: number,
+    resource: GroupVersionResource,
+    prefix: 'rb:' | 'crb:',
+  ): Controller => {
+    const controller: Controller = new Controller(ctx.manager, {
+      name,
+      concurrency,
+      source: BINDING_STATUS_CONTROLLER,
+      reconcile: async (key, { signal }) => {
+        const { gvr, namespace, name: bindingName } = parseBindingKey(key);
+        const binding = await controller.reader.get<AnyBinding>(
+          gvr,
+          { namespace, name: bindingName },
+          { signal },
+        );
+        if (!binding || binding.metadata.deletionTimestamp) return;
+        const works = await controller.reader.byIndex<Work & KubeObject>(
+          KarmadaResources.Work,
+          WORKS_BY_BINDING,
+          key,
+          { signal },
+        );
+        const subject: EventSubject = { ...binding, apiVersion: 'work.karmada.io/v1alpha2', kind: gvr.kind };
+        let items: ReturnType<typeof assembleWorkStatus>;
+        try {
+          items = assembleWorkStatus(works, binding.spec.resource);
+        } catch (error) {
+          if (error instanceof AggregateStatusError)
+            emit(subject, 'Warning', AGGREGATE_STATUS_FAILED, error.message);
+          throw error;
+        }
+        const condition = fullyAppliedCondition(binding.spec, items);
+        const existing = binding.status?.aggregatedStatus ?? [];
+        const existingCondition = findCondition(binding.status?.conditions, condition.type);
+        if (!jsonEqual(existing, items) || conditionChanged(existingCondition, condition)) {
+          const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+          // An empty list is written as null: `aggregatedStatus` is omitempty in Karmada's type.
+          const status = {
+            aggregatedStatus: items.length > 0 ? items : null,
+            conditions: setCondition(binding.status?.conditions, condition, now),
+          };
+          await writer.patchStatus(
+            gvr,
+            { namespace, name: bindingName },
+            { type: 'merge', patch: { status } },
+            { signal },
+          );
+          emit(
+            subject,
+            'Normal',
+            AGGREGATE_STATUS_SUCCEED,
+            gvr.kind === 'ResourceBinding'
+              ? `Update ResourceBinding(${namespace}/${bindingName}) with AggregatedStatus successfully.`
+              : `Update ClusterResourceBinding(${bindingName}) with AggregatedStatus successfully.`,
+          );
+        }
+        await updateTemplateStatus(controller.reader, binding, items, signal);
+      },
+    });
+    return controller
+      .for<AnyBinding>(resource, {
+        map: bindingKey,
+        predicates: {
+          create: scheduled,
+          update: (o, n) =>
+            scheduled(n) && o.spec.resource.resourceVersion !== n.spec.resource.resourceVersion,
+          delete: () => false,
+        },
+      })
+      .watches(KarmadaResources.Work, (w) => worksByBinding(w).filter((k) => k.startsWith(prefix)), {
+        indexers: { [WORKS_BY_BINDING]: worksByBinding },
+        predicates: {
+          create: () => false,
+          update: (o, n) => !jsonEqual(o.status, n.status),
+          delete: () => true,
+        },
+      });
+  };
+
+  /** updateResourceStatus: the template's status from the aggregated items, written when it differs. */
+  async function updateTemplateStatus(
+    reader: Reader,
+    binding: Readonly<AnyBinding>,
+    items: ReturnType<typeof assembleWorkStatus>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const ref = binding.spec.resource;
+    if (!aggregatesStatus(ref.apiVersion, ref.kind)) return;
+    const gvr = templateResource(ref.apiVersion, ref.kind);
+    if (!gvr) return; // no informer caches the kind: the detector does not propagate it
+    const template = await reader.get<UnstructuredObject & KubeObject>(
+      gvr,
+      { namespace: ref.namespace, name: ref.name },
+      { signal },
+    );
+    // Gone: the garbage collector removes the binding next.
+    if (!template) return;
+    let next: ReturnType<typeof aggregateDeploymentStatus>;
+    try {
+      next = aggregateDeploymentStatus(template, items);
+    } catch (error) {
+      if (error instanceof AggregateStatusError)
+        emit(template, 'Warning', AGGREGATE_STATUS_FAILED, error.message);
+      throw error;
+    }
+    if (next === undefined) return;
+    await writer.patchStatus(
+      gvr,
+      { namespace: ref.namespace, name: ref.name },
+      { type: 'merge', patch: { status: next } },
+      { signal },
+    );
+    emit(template, 'Normal', AGGREGATE_STATUS_SUCCEED, 'Update Resource with AggregatedStatus successfully.');
+  }
+
+  function templateResource(apiVersion: string, kind: string): GroupVersionResource | undefined {
+    const [group, version] = apiVersion.includes('/')
+      ? (apiVersion.split('/') as [string, string])
+      : ['', apiVersion];
+    return ctx.host
+      .informers()
+      .find((i) => i.gvr.group === group && i.gvr.version === version && i.gvr.kind === kind)?.gvr;
+  }
+
+  return [
+    build(
+      BINDING_STATUS_CONTROLLER,
+      ctx.options.concurrentResourceBindingSyncs,
+      KarmadaResources.ResourceBinding,
+      'rb:',
+    ),
+    build(
+      CLUSTER_BINDING_STATUS_CONTROLLER,
+      ctx.options.concurrentClusterResourceBindingSyncs,
+      KarmadaResources.ClusterResourceBinding,
+      'crb:',
+    ),
+  ];
+}

@@ -1,0 +1,236 @@
+// Issue 15, status aggregation: a Deployment propagated with a Divided policy (static weights 1:2) shows on the host
+// the members' summed status, as Karmada's default interpreter aggregates it. The members here run
+// kube-controller-manager's deployment, replicaset and serviceaccount controllers, so their Deployments report real
+// replicas, updatedReplicas and observedGeneration; there is no scheduler or kubelet, so no pod ever becomes
+// ready: readyReplicas and availableReplicas stay 0 (and the members' Deployments Unhealthy) by construction, and
+// the test asserts that too. The host runs only garbagecollector and namespace, so the template's status is
+// written by the manager alone, as with Karmada.
+import { workName } from '@warmstart/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalClusterSet, LocalProvider } from '../cluster/local-provider.js';
+import type { ClusterInfo } from '../cluster/provider.js';
+import { waitFor } from '../cluster/wait.js';
+import { waitReady } from '../ha/leadership.js';
+import { adminCall, deploymentBody, ensureNamespace, prepareHost } from '../ha/workload.js';
+import { type ManagerProcess, startManager } from './manager-process.js';
+
+interface DeploymentStatus {
+  readonly observedGeneration?: number;
+  readonly replicas?: number;
+  readonly updatedReplicas?: number;
+  readonly readyReplicas?: number;
+  readonly availableReplicas?: number;
+  readonly unavailableReplicas?: number;
+}
+interface Deployment {
+  readonly metadata: { readonly generation?: number };
+  readonly status?: DeploymentStatus;
+}
+interface AggregatedItem {
+  readonly clusterName: string;
+  readonly status?: Record<string, number>;
+  readonly applied?: boolean;
+  readonly health?: string;
+}
+interface Binding {
+  readonly status?: {
+    readonly aggregatedStatus?: readonly AggregatedItem[];
+    readonly conditions?: readonly { type: string; status: string; reason: string }[];
+  };
+}
+
+const COUNTERS = [
+  'replicas',
+  'updatedReplicas',
+  'readyReplicas',
+  'availableReplicas',
+  'unavailableReplicas',
+] as const;
+
+describe('status aggregation: the host Deployment shows the members’ sum', () => {
+  let set: LocalClusterSet;
+  let host: ClusterInfo;
+  let members: ClusterInfo[];
+  let manager: ManagerProcess | undefined;
+
+  beforeAll(async () => {
+    set = await new LocalProvider().up({
+      clusters: 3,
+      kubeControllers: (name) =>
+        name === 'host'
+          ? ['garbagecollector', 'namespace']
+          : ['garbagecollector', 'namespace', 'deployment', 'replicaset', 'serviceaccount'],
+    });
+    host = set.cluster('host');
+    members = [set.cluster('member1'), set.cluster('member2')];
+    await prepareHost(host, members);
+    manager = await startManager({
+      kubeconfig: host.managerKubeconfig,
+      args: ['--cluster-status-update-frequency=2s'],
+    });
+    await waitReady(manager, 90_000, 'the manager');
+  }, 240_000);
+
+  afterAll(async () => {
+    await manager?.stop('SIGTERM');
+    await set?.down();
+  });
+
+  const deploymentPath = (ns: string, name: string) => `/apis/apps/v1/namespaces/${ns}/deployments/${name}`;
+  const read = async (c: ClusterInfo, ns: string, name: string) =>
+    (await adminCall(c, 'GET', deploymentPath(ns, name), undefined, [200, 404])) as Deployment | undefined;
+
+  /** The members' Deployments summed, and whether each member's controller observed its generation. */
+  async function memberSum(ns: string, name: string): Promise<Record<string, number> & { observed: number }> {
+    const sum = {
+      replicas: 0,
+      updatedReplicas: 0,
+      readyReplicas: 0,
+      availableReplicas: 0,
+      unavailableReplicas: 0,
+      observed: 0,
+    };
+    for (const m of members) {
+      const d = await read(m, ns, name);
+      for (const k of COUNTERS) sum[k] += d?.status?.[k] ?? 0;
+      if (d && (d.status?.observedGeneration ?? 0) >= (d.metadata.generation ?? 1)) sum.observed++;
+    }
+    return sum;
+  }
+
+  /** Waits until the host Deployment's status is the members' sum at `replicas`, and returns both. */
+  async function waitAggregated(ns: string, name: string, replicas: number) {
+    let last: { host?: DeploymentStatus; generation?: number | undefined; members?: Record<string, number> } =
+      {};
+    await waitFor(
+      `host ${ns}/${name} status = sum of the members at ${replicas} replicas`,
+      async () => {
+        const sum = await memberSum(ns, name);
+        const template = await read(host, ns, name);
+        last = { host: template?.status ?? {}, generation: template?.metadata.generation, members: sum };
+        if (sum.replicas !== replicas || sum.observed !== members.length) return false;
+        const s = template?.status ?? {};
+        return (
+          COUNTERS.every((k) => (s[k] ?? 0) === sum[k]) &&
+          s.observedGeneration === template?.metadata.generation
+        );
+      },
+      { timeoutMs: 90_000, intervalMs: 500 },
+    ).catch((error: unknown) => {
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)}; last seen ${JSON.stringify(last)}`,
+      );
+    });
+    return last;
+  }
+
+  it('Divided 1:2, 9 replicas: host status = member1 (3) + member2 (6); the binding and the Works record each member', async () => {
+    const ns = `status-${Date.now().toString(36)}`;
+    for (const c of [host, ...members]) await ensureNamespace(c, ns);
+    await adminCall(host, 'POST', `/apis/policy.karmada.io/v1alpha1/namespaces/${ns}/propagationpolicies`, {
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name: 'api', namespace: ns },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' }],
+        placement: {
+          clusterAffinity: { clusterNames: members.map((m) => m.name) },
+          replicaScheduling: {
+            replicaSchedulingType: 'Divided',
+            replicaDivisionPreference: 'Weighted',
+            weightPreference: {
+              staticWeightList: [
+                { targetCluster: { clusterNames: [members[0]!.name] }, weight: 1 },
+                { targetCluster: { clusterNames: [members[1]!.name] }, weight: 2 },
+              ],
+            },
+          },
+        },
+      },
+    });
+    await adminCall(
+      host,
+      'POST',
+      `/apis/apps/v1/namespaces/${ns}/deployments`,
+      deploymentBody({ namespace: ns, name: 'api', replicas: 9 }),
+    );
+
+    const first = await waitAggregated(ns, 'api', 9);
+    // Real member controllers counted 3 and 6 replicas, all updated; with no kubelet none is ready or available.
+    expect(first.host).toMatchObject({
+      replicas: 9,
+      updatedReplicas: 9,
+      unavailableReplicas: 9,
+      observedGeneration: first.generation,
+    });
+    expect(first.host?.readyReplicas ?? 0).toBe(0);
+    expect(first.host?.availableReplicas ?? 0).toBe(0);
+
+    // The binding: one item per member, sorted, with the member's reflected status; FullyApplied.
+    const binding = (await adminCall(
+      host,
+      'GET',
+      `/apis/work.karmada.io/v1alpha2/namespaces/${ns}/resourcebindings/api-deployment`,
+    )) as Binding;
+    const items = binding.status?.aggregatedStatus ?? [];
+    expect(items.map((i) => i.clusterName)).toEqual(members.map((m) => m.name));
+    expect(items.map((i) => i.status?.replicas)).toEqual([3, 6]);
+    for (const item of items) {
+      expect(item).toMatchObject({ applied: true, health: 'Unhealthy' });
+      // The member's controller observed the member's generation; the member was applied from the template's
+      // current generation (the detector's claim annotations moved it past 1: a Deployment's annotations count).
+      expect(item.status?.observedGeneration).toBe(item.status?.generation);
+      expect(item.status?.resourceTemplateGeneration).toBe(first.generation);
+    }
+    expect(binding.status?.conditions?.find((c) => c.type === 'FullyApplied')).toMatchObject({
+      status: 'True',
+      reason: 'FullyAppliedSuccess',
+    });
+
+    // Each member's Work: Karmada's identifier (resource left empty) and the reflected status.
+    const name = workName('Deployment', 'api', ns);
+    for (const [i, m] of members.entries()) {
+      const work = (await adminCall(
+        host,
+        'GET',
+        `/apis/work.karmada.io/v1alpha1/namespaces/karmada-es-${m.name}/works/${name}`,
+      )) as {
+        status?: {
+          manifestStatuses?: { identifier: unknown; status?: Record<string, number>; health?: string }[];
+        };
+      };
+      expect(work.status?.manifestStatuses).toEqual([
+        {
+          identifier: {
+            ordinal: 0,
+            group: 'apps',
+            version: 'v1',
+            kind: 'Deployment',
+            resource: '',
+            namespace: ns,
+            name: 'api',
+          },
+          status: expect.objectContaining({ replicas: [3, 6][i], updatedReplicas: [3, 6][i] }),
+          health: 'Unhealthy',
+        },
+      ]);
+    }
+
+    // A change on the host: 12 replicas at 1:2 are 4 and 8; the sum and observedGeneration follow.
+    await adminCall(
+      host,
+      'PATCH',
+      deploymentPath(ns, 'api'),
+      { spec: { replicas: 12 } },
+      [200],
+      'application/merge-patch+json',
+    );
+    const second = await waitAggregated(ns, 'api', 12);
+    expect(second.generation).toBeGreaterThan(first.generation ?? 0);
+    expect(second.host).toMatchObject({
+      replicas: 12,
+      updatedReplicas: 12,
+      observedGeneration: second.generation,
+    });
+  });
+});
