@@ -1,4 +1,4 @@
-// Where the migration test finds Karmada's own binaries and CRDs. They are built on the developer's machine
+// Where the migration test finds Karmada's own binaries (controller-manager, scheduler, webhook) and CRDs. They are built on the developer's machine
 // from Karmada's source (not by this repository: see e2e/README.md, "Migration from Karmada"); when they are
 // absent the test says so and is skipped, it never builds them itself.
 import { existsSync } from 'node:fs';
@@ -11,6 +11,7 @@ export const KARMADA_COMMIT = 'f8fdd02df3760fd9521624f284877fa84e7be6ef';
 export interface KarmadaBinaries {
   readonly controllerManager: string;
   readonly scheduler: string;
+  readonly webhook: string;
   /** Karmada's CRD bases (charts/karmada/_crds/bases in its source tree). */
   readonly crdDir: string;
 }
@@ -31,10 +32,11 @@ export function findKarmadaBinaries(): KarmadaBinaries | { readonly missing: str
     join(cache, 'src', `karmada-${short}`, 'charts', 'karmada', '_crds', 'bases');
   const controllerManager = join(bin, 'karmada-controller-manager');
   const scheduler = join(bin, 'karmada-scheduler');
-  for (const p of [controllerManager, scheduler, crdDir])
+  const webhook = join(bin, 'karmada-webhook');
+  for (const p of [controllerManager, scheduler, webhook, crdDir])
     if (!existsSync(p))
       return {
         missing: `${p} does not exist: build Karmada ${short} as e2e/README.md ("Migration from Karmada") describes, or point WARMSTART_KARMADA_BIN / WARMSTART_KARMADA_CRDS at a build`,
       };
-  return { controllerManager, scheduler, crdDir };
+  return { controllerManager, scheduler, webhook, crdDir };
 }

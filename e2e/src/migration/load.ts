@@ -2,7 +2,6 @@
 // Duplicated to both members for the backend tier and Divided by static weights 1:2 for the frontend tier.
 // The same load is written twice, under two namespace prefixes: once for Karmada to propagate and once for
 // warmstart, so the objects each wrote for the same workload can be compared field for field.
-import { randomUUID } from 'node:crypto';
 import type { TlsIdentity } from '../cluster/admin-client.js';
 import { adminRequest } from '../cluster/admin-client.js';
 import type { ClusterInfo } from '../cluster/provider.js';
@@ -18,34 +17,20 @@ async function create(id: TlsIdentity, path: string, body: unknown): Promise<voi
 }
 
 /**
- * The two policies of one namespace. `asKarmadaWebhookAdmits` adds what Karmada's mutating webhook adds on
- * create (pkg/webhook/propagationpolicy/mutating.go:64-90 at the pinned commit: each selector's namespace, the
- * `Weighted` division preference for Divided, the permanent-id label and the policy finalizer), because Karmada's
- * webhook does not run here; without it Karmada's detector would claim templates with an empty policy id.
- * warmstart's detector adds the same itself, so its copy of the load is created without them.
+ * The two policies of one namespace, as a user writes them: Karmada's mutating webhook (or, without it,
+ * warmstart's detector) adds the selector namespaces, the permanent-id label and the finalizer.
  */
 export function migrationPolicies(
   namespace: string,
   members: readonly string[],
-  asKarmadaWebhookAdmits: boolean,
 ): { path: string; body: unknown }[] {
   const [first, second] = members;
   const selector = (tier: string) => ({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     labelSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'load', tier } },
-    ...(asKarmadaWebhookAdmits ? { namespace } : {}),
   });
-  const metadata = (name: string) => ({
-    name,
-    namespace,
-    ...(asKarmadaWebhookAdmits
-      ? {
-          labels: { 'propagationpolicy.karmada.io/permanent-id': randomUUID() },
-          finalizers: ['karmada.io/propagation-policy-controller'],
-        }
-      : {}),
-  });
+  const metadata = (name: string) => ({ name, namespace });
   const path = `/apis/policy.karmada.io/v1alpha1/namespaces/${namespace}/propagationpolicies`;
   return [
     {
@@ -75,7 +60,6 @@ export function migrationPolicies(
             clusterAffinity: { clusterNames: [...members] },
             replicaScheduling: {
               replicaSchedulingType: 'Divided',
-              ...(asKarmadaWebhookAdmits ? { replicaDivisionPreference: 'Weighted' } : {}),
               weightPreference: {
                 staticWeightList: [
                   { targetCluster: { clusterNames: [first] }, weight: 1 },
@@ -98,7 +82,6 @@ export async function writeMigrationLoad(
   host: ClusterInfo,
   members: readonly ClusterInfo[],
   shape: LoadShape,
-  asKarmadaWebhookAdmits: boolean,
 ): Promise<void> {
   const id = adminIdentity(host);
   const names = members.map((m) => m.name);
@@ -110,7 +93,7 @@ export async function writeMigrationLoad(
         kind: 'Namespace',
         metadata: { name: ns },
       });
-    for (const p of migrationPolicies(ns, names, asKarmadaWebhookAdmits)) await create(id, p.path, p.body);
+    for (const p of migrationPolicies(ns, names)) await create(id, p.path, p.body);
   }
   const queue = Array.from({ length: shape.workloads }, (_, i) => i);
   await Promise.all(

@@ -139,11 +139,17 @@ function diffValue(
   out: Difference[],
 ): void {
   if (JSON.stringify(a) === JSON.stringify(b)) return;
+  // The template's resourceVersion a binding was built from: another object, another number.
+  if (path === '.spec.resource.resourceVersion') return;
   const isObject = (v: Json | undefined): v is { [k: string]: Json } =>
     v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v);
   if (isObject(a) && isObject(b)) {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
       diffValue(kind, `${path}.${k}`, a[k], b[k], out);
+    return;
+  }
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+    a.forEach((x, i) => diffValue(kind, `${path}[${i}]`, x, b[i], out));
     return;
   }
   out.push({
