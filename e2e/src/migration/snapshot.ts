@@ -149,7 +149,7 @@ function diffValue(
     return;
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-    a.forEach((x, i) => diffValue(kind, `${path}[${i}]`, x, b[i], out));
+    for (const [i, x] of a.entries()) diffValue(kind, `${path}[${i}]`, x, b[i], out);
     return;
   }
   out.push({
