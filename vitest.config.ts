@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// Four projects: `unit` needs nothing but Node; `integration` boots real kube-apiservers (the local provider)
+// Five projects: `unit` needs nothing but Node; `integration` boots real kube-apiservers (the local provider)
 // and is slower; `containers` (testcontainers) and `kind` (kind clusters, the manager image under a kubelet)
 // need a Docker engine and the images scripts/kind-setup.sh builds, and run as their own step of
-// scripts/test.sh (scripts/test-containers.sh) after the others. Workspace packages resolve to their TypeScript sources through the `@warmstart/source`
+// scripts/test.sh (scripts/test-containers.sh) after the others; `migration` needs Karmada's own binaries and is
+// run by hand. Workspace packages resolve to their TypeScript sources through the `@warmstart/source`
 // export condition, so tests never need a build first.
 const conditions = ['@warmstart/source'];
 
@@ -22,7 +23,13 @@ export default defineConfig({
             'examples/*/src/**/*.test.ts',
             'e2e/src/**/*.test.ts',
           ],
-          exclude: ['**/*.int.test.ts', '**/*.kind.test.ts', '**/*.container.test.ts', '**/node_modules/**'],
+          exclude: [
+            '**/*.int.test.ts',
+            '**/*.kind.test.ts',
+            '**/*.container.test.ts',
+            '**/*.migration.test.ts',
+            '**/node_modules/**',
+          ],
         },
       },
       {
@@ -42,6 +49,20 @@ export default defineConfig({
           globalSetup: ['e2e/src/testing/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Karmada's own controller-manager and scheduler, then warmstart, on one local set (e2e/README.md,
+          // "Migration from Karmada"). Not part of scripts/test.sh: it needs Karmada's binaries, built locally.
+          name: 'migration',
+          include: ['e2e/src/migration/**/*.migration.test.ts'],
+          exclude: ['**/node_modules/**'],
+          fileParallelism: false,
+          globalSetup: ['e2e/src/testing/global-setup.ts'],
+          testTimeout: 1_200_000,
+          hookTimeout: 1_800_000,
         },
       },
       {

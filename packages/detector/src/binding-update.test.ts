@@ -52,6 +52,16 @@ describe('planBindingWrite', () => {
     expect(planBindingWrite(desired, undefined)).toEqual({ op: 'create', binding: desired.binding });
   });
 
+  it("gives a new binding its permanent id, as Karmada's binding webhook does on create", () => {
+    const plan = planBindingWrite(desired, undefined, () => 'rb-new-id');
+    expect(plan.op === 'create' && plan.binding.metadata.labels).toEqual({
+      ...desired.binding.metadata.labels,
+      'resourcebinding.karmada.io/permanent-id': 'rb-new-id',
+    });
+    // An update never touches it: the stored binding keeps the id it has.
+    expect(planBindingWrite(desired, stored(), () => 'other')).toEqual({ op: 'none' });
+  });
+
   it('writes nothing when the stored binding already says it all (the restart case)', () => {
     expect(planBindingWrite(desired, stored())).toEqual({ op: 'none' });
   });

@@ -120,11 +120,38 @@ export function mutateBinding<B extends Binding>(existing: B, desired: DesiredBi
 }
 
 /**
+ * What Karmada's binding webhooks do on create (pkg/webhook/resourcebinding/mutating.go and
+ * clusterresourcebinding/mutating.go): a binding without a permanent id gets one. Karmada finds a binding's
+ * Works by it: bindings without one would all share the empty id, and a Karmada controller-manager started on
+ * such a control plane would delete each other's Works as orphans.
+ */
+function withPermanentId(
+  desired: DesiredBinding,
+  newId: (() => string) | undefined,
+): DesiredBinding['binding'] {
+  const { binding } = desired;
+  if (newId === undefined) return binding;
+  const label =
+    desired.kind === 'ClusterResourceBinding'
+      ? Labels.ClusterResourceBindingPermanentId
+      : Labels.ResourceBindingPermanentId;
+  if (binding.metadata.labels?.[label]) return binding;
+  return {
+    ...binding,
+    metadata: { ...binding.metadata, labels: { ...binding.metadata.labels, [label]: newId() } },
+  };
+}
+
+/**
  * What to write for `desired`, given the binding currently in the cache (undefined when there is none).
  * Returns op "none" when the mutated binding is semantically equal to the stored one.
  */
-export function planBindingWrite(desired: DesiredBinding, existing: Binding | undefined): BindingWrite {
-  if (existing === undefined) return { op: 'create', binding: desired.binding };
+export function planBindingWrite(
+  desired: DesiredBinding,
+  existing: Binding | undefined,
+  newId?: () => string,
+): BindingWrite {
+  if (existing === undefined) return { op: 'create', binding: withPermanentId(desired, newId) };
   const mutated = mutateBinding(existing, desired);
   return semanticallyEqual(existing, mutated) ? { op: 'none' } : { op: 'update', binding: mutated };
 }

@@ -89,7 +89,11 @@ describe('ResourceDetector', () => {
       [Annotations.PropagationPolicyName]: 'web',
     });
     const final = binding('default/early-deployment')!;
-    expect(final.metadata.labels).toEqual({ [Labels.PropagationPolicyPermanentId]: id });
+    // The binding's own permanent id, as Karmada's binding webhook sets it on create.
+    expect(final.metadata.labels).toEqual({
+      [Labels.PropagationPolicyPermanentId]: id,
+      [Labels.ResourceBindingPermanentId]: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect(final.metadata.annotations).toEqual(claimed.metadata.annotations);
     expect(final.metadata.finalizers).toEqual([Finalizers.ResourceBinding]);
     expect(final.metadata.ownerReferences).toEqual([
@@ -176,7 +180,10 @@ describe('ResourceDetector', () => {
       'patch apps/v1/deployments web',
       'patch policy.karmada.io/v1alpha1/propagationpolicies web',
     ]);
-    expect(binding('default/web-deployment')!.metadata.labels ?? {}).toEqual({});
+    // Released: the policy's claim is gone; the binding keeps its own permanent id.
+    expect(binding('default/web-deployment')!.metadata.labels ?? {}).toEqual({
+      [Labels.ResourceBindingPermanentId]: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect(binding('default/web-deployment')!.metadata.annotations ?? {}).toEqual({});
     expect(template('default/web')!.metadata.labels ?? {}).toEqual({});
   });

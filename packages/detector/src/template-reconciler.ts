@@ -1,6 +1,7 @@
 // The reconcile of one resource template (Karmada's Reconcile + propagateResource + ApplyPolicy): read the template
 // and the policies from the cache, decide, then claim the template and create or update its binding. It writes
 // nothing when the template's claim and binding are already what they should be.
+import { randomUUID } from 'node:crypto';
 import type {
   ClusterPropagationPolicy,
   GroupVersionResource,
@@ -150,7 +151,7 @@ export class TemplateReconciler {
         ref.namespace === undefined
           ? await this.#cache.clusterResourceBinding(ref.name)
           : await this.#cache.resourceBinding(ref.namespace, ref.name);
-      const plan = planBindingWrite(desired, existing);
+      const plan = planBindingWrite(desired, existing, randomUUID);
       if (plan.op === 'none') return;
       if (plan.op === 'create') await writer.create(ref.gvr, asWriteInput(plan.binding), { signal });
       else if (existing !== undefined)

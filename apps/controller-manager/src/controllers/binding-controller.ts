@@ -3,6 +3,7 @@
 // then the binding's finalizer. A Work that is already as desired is not written. A Work that cannot be built
 // or written (a name over 253 characters, an object over etcd's request limit) is reported as Karmada does:
 // a Warning Event SyncWorkFailed on the binding and on its template, besides the log line and the retry.
+import { randomUUID } from 'node:crypto';
 import { KarmadaResources, type Work } from '@warmstart/api';
 import type { GroupVersionResource, KubeObject, KubeObjectInput, Reader } from '@warmstart/informer-cache';
 import { Controller } from '@warmstart/runtime';
@@ -114,6 +115,7 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
       template: template as never,
       existingWorks: existing,
       overrides,
+      newWorkId: randomUUID,
     });
     if (desired.kind === 'Invalid') throw new Error(`cannot build Works for ${key}: ${desired.message}`);
     for (const work of desired.works) {

@@ -190,7 +190,19 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
         const objectKey = AppliedVersions.key(target.gvr, manifest.namespace, manifest.name);
         const current = lookup(manifest);
         const rv = current?.metadata.resourceVersion;
-        if (current?.metadata.annotations?.[APPLIED_FROM_ANNOTATION] === stamp) {
+        const stamped = current?.metadata.annotations?.[APPLIED_FROM_ANNOTATION];
+        if (
+          current !== undefined &&
+          stamped === undefined &&
+          memberMatchesManifest(manifest.object, current)
+        ) {
+          // Written by another controller exactly as this Work says: Karmada's execution controller, before a
+          // migration to this one. Taking it over needs no write; stamping it would rewrite every member object.
+          if (rv !== undefined) versions.record(clusterName, objectKey, rv);
+          outcomes.push({ ordinal: manifest.ordinal, applied: true });
+          continue;
+        }
+        if (current !== undefined && stamped === stamp) {
           // Applied at this generation. Unchanged since (or the cache has not caught up with our write yet):
           // nothing to do. Changed by someone else, or not known since a restart: compare with the manifest.
           if (versions.isCurrent(clusterName, objectKey, rv)) {

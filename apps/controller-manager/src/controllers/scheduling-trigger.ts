@@ -4,6 +4,7 @@
 // cluster changes reach it). Anything else only needs status.schedulerObservedGeneration caught up.
 import type { Placement } from '@warmstart/api';
 import type { Binding } from './binding.js';
+import { inGoFieldOrder, PLACEMENT_SHAPE } from './go-field-order.js';
 import { jsonEqual } from './json.js';
 import { replicaSchedulingTypeOf } from './scheduler.js';
 import { AppliedPlacementAnnotation } from './well-known.js';
@@ -63,9 +64,12 @@ export function schedulingNeeded(binding: Readonly<Binding>): boolean {
   return schedulingDecision(binding).schedule;
 }
 
-/** The value of the applied-placement annotation that records `placement` as scheduled. */
+/**
+ * The value of the applied-placement annotation that records `placement` as scheduled, byte for byte as
+ * Karmada's scheduler writes it (Go field order, go-field-order.ts).
+ */
 export function appliedPlacementValue(placement: Readonly<Placement> | undefined): string {
-  return JSON.stringify(placement ?? {});
+  return JSON.stringify(inGoFieldOrder(placement ?? {}, PLACEMENT_SHAPE));
 }
 
 function placementChanged(placement: Readonly<Placement>, applied: string | undefined): boolean {

@@ -47,6 +47,29 @@ const dividedBinding = resourceBinding({
 });
 
 describe('desiredWorks', () => {
+  it("gives a new Work a permanent id on itself and in its manifest, as Karmada's Work webhook does; an existing Work keeps its own", () => {
+    let n = 0;
+    const fresh = worksOf(
+      desiredWorks({
+        binding: dividedBinding,
+        template: deploymentTemplate(),
+        newWorkId: () => `work-id-${++n}`,
+      }),
+    );
+    const ids = fresh.map((w) => w.metadata.labels?.['work.karmada.io/permanent-id']);
+    expect([...ids].sort()).toEqual(['work-id-1', 'work-id-2']);
+    expect(metaOf(manifestOf(fresh[0])).labels).toMatchObject({ 'work.karmada.io/permanent-id': ids[0] });
+    const again = worksOf(
+      desiredWorks({
+        binding: dividedBinding,
+        template: deploymentTemplate(),
+        existingWorks: fresh,
+        newWorkId: () => 'never-used',
+      }),
+    );
+    expect(again.map((w) => w.metadata.labels?.['work.karmada.io/permanent-id'])).toEqual(ids);
+  });
+
   it('builds the Work Karmada builds for a Divided Deployment', () => {
     const works = worksOf(desiredWorks({ binding: dividedBinding, template: deploymentTemplate() }));
     expect(works.map((w) => w.metadata.namespace)).toEqual(['karmada-es-member1', 'karmada-es-member2']);

@@ -41,6 +41,11 @@ export interface WorkBuildInput {
   readonly existingWorks?: readonly Readonly<Work>[];
   /** Override policies to apply per cluster, as Karmada does last before stamping; none when absent. */
   readonly overrides?: WorkOverrides;
+  /**
+   * What Karmada's Work webhook does on create (pkg/webhook/work/mutating.go): a new Work gets a
+   * work.karmada.io/permanent-id, on itself and in its manifest. Without one, new Works carry no id.
+   */
+  readonly newWorkId?: () => string;
 }
 
 /** The cached override policies and clusters a Work build applies (ClusterOverridePolicies first). */
@@ -104,6 +109,7 @@ export function desiredWorks(input: WorkBuildInput): DesiredWorksResult {
           name,
           existing.get(`${namespace}/${name}`),
           input.overrides,
+          input.newWorkId,
         ),
       );
     } catch (error) {
@@ -123,6 +129,7 @@ function buildWork(
   name: string,
   existing: Readonly<Work> | undefined,
   overrides: WorkOverrides | undefined,
+  newWorkId: (() => string) | undefined,
 ): Work {
   const { spec } = binding;
   let manifest = deepCopy(template) as JsonObject;
@@ -165,7 +172,7 @@ function buildWork(
   metadata.annotations = annotations;
   pruneServerFields(manifest);
   recordManagedAnnotations(annotations);
-  const workId = existing?.metadata.labels?.[Labels.WorkPermanentId];
+  const workId = existing === undefined ? newWorkId?.() : existing.metadata.labels?.[Labels.WorkPermanentId];
   if (workId) labels[Labels.WorkPermanentId] = workId;
   annotations[ManagedLabelsAnnotation] = Object.keys(labels).sort(compareStrings).join(',');
 
@@ -180,7 +187,7 @@ function buildWork(
     metadata: {
       name,
       namespace,
-      labels: { [idLabel]: id },
+      labels: { [idLabel]: id, ...(workId ? { [Labels.WorkPermanentId]: workId } : {}) },
       annotations: workAnnotations,
       finalizers: [Finalizers.Work],
     },
