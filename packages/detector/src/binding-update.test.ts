@@ -7,7 +7,12 @@ import {
 } from '@warmstart/api';
 import { describe, expect, it } from 'vitest';
 import { buildDesiredBinding, type DesiredBinding } from './binding-builder.js';
-import { mergeSuspension, mutateBinding, planBindingWrite } from './binding-update.js';
+import {
+  changesOnlyRecordedVersion,
+  mergeSuspension,
+  mutateBinding,
+  planBindingWrite,
+} from './binding-update.js';
 import { BindingOwnerMismatchError } from './errors.js';
 import { all, clusterRole, cpp, cppClaimed, deployment, pp, wire } from './testing/fixtures.js';
 
@@ -198,6 +203,33 @@ describe('planBindingWrite', () => {
       dispatchingOnClusters: { clusterNames: ['m1'] },
       scheduling: true,
     });
+  });
+});
+
+describe('changesOnlyRecordedVersion', () => {
+  it('tells a new template resourceVersion alone from a change the binding must carry', () => {
+    const existing = stored();
+    const statusOnly = buildDesiredBinding(deployment('web', { uid: 'u-web', resourceVersion: '11' }), {
+      kind: 'PropagationPolicy',
+      policy,
+    });
+    const plan = planBindingWrite(statusOnly, existing);
+    expect(plan.op).toBe('update');
+    if (plan.op !== 'update') return;
+    expect(changesOnlyRecordedVersion(existing, plan.binding)).toBe(true);
+
+    const scaled = deployment('web', {
+      uid: 'u-web',
+      resourceVersion: '12',
+      spec: { replicas: 7, template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    const withReplicas = planBindingWrite(
+      buildDesiredBinding(scaled, { kind: 'PropagationPolicy', policy }),
+      existing,
+    );
+    expect(withReplicas.op).toBe('update');
+    if (withReplicas.op !== 'update') return;
+    expect(changesOnlyRecordedVersion(existing, withReplicas.binding)).toBe(false);
   });
 });
 

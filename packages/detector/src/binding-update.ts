@@ -155,3 +155,21 @@ export function planBindingWrite(
   const mutated = mutateBinding(existing, desired);
   return semanticallyEqual(existing, mutated) ? { op: 'none' } : { op: 'update', binding: mutated };
 }
+
+/**
+ * Whether a planned update changes nothing but the template resourceVersion the binding records
+ * (spec.resource.resourceVersion): see SpecChanges for when such an update is left out.
+ */
+export function changesOnlyRecordedVersion(existing: Binding, planned: Binding): boolean {
+  const recorded = existing.spec.resource.resourceVersion;
+  if (recorded === planned.spec.resource.resourceVersion) return false;
+  const { resourceVersion: _planned, ...resource } = planned.spec.resource;
+  const aligned = {
+    ...planned,
+    spec: {
+      ...planned.spec,
+      resource: recorded === undefined ? resource : { ...resource, resourceVersion: recorded },
+    },
+  };
+  return semanticallyEqual(existing, aligned);
+}

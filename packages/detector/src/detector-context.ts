@@ -6,6 +6,7 @@ import type { TemplateResources } from './discovery.js';
 import type { EventSink } from './events.js';
 import type { TemplateKey } from './keys.js';
 import type { PolicyKind } from './policy-kinds.js';
+import type { SpecChanges } from './spec-changes.js';
 import type { WaitingList } from './waiting-list.js';
 import type { DetectorWriteClient } from './write-client.js';
 
@@ -36,6 +37,8 @@ export interface DetectorContext {
   readonly writer: DetectorWriteClient;
   readonly resources: TemplateResources;
   readonly waiting: WaitingList;
+  /** Templates whose specification changed since their binding was written, as this process saw it. */
+  readonly specChanges: SpecChanges;
   readonly gates: ResolvedGates;
   /** Binding options that do not depend on a read (gates, replica interpretation). */
   readonly bindingOptions: BuildBindingOptions;

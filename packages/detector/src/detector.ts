@@ -41,6 +41,7 @@ import { PolicyReconciler, unknownKindsOf } from './policy-reconciler.js';
 import type { ReplicaInterpretation } from './replicas.js';
 import { parseSkippedPropagatingApis, type SkippedResourceConfig } from './skipped-apis.js';
 import { compileSkippedNamespaces, DEFAULT_SKIPPED_NAMESPACES } from './skipped-namespaces.js';
+import { SpecChanges } from './spec-changes.js';
 import { TemplateReconciler } from './template-reconciler.js';
 import { WaitingList } from './waiting-list.js';
 import type { DetectorWriteClient } from './write-client.js';
@@ -166,6 +167,7 @@ export class ResourceDetector {
       writer: options.writer,
       resources: this.#resources,
       waiting: this.#waiting,
+      specChanges: new SpecChanges(),
       gates,
       bindingOptions: {
         priorityBasedScheduling: gates.priorityBasedScheduling,
@@ -194,6 +196,7 @@ export class ResourceDetector {
     this.#templateHandler = templateHandler({
       skippedNamespaces: this.#skippedNamespaces,
       enqueue: this.#ctx.enqueueTemplate,
+      specChanges: this.#ctx.specChanges,
       claimIsLazy: async (claim) => {
         const policy =
           claim.kind === 'PropagationPolicy'

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { policyHandler, templateHandler } from './event-handlers.js';
 import { encodeTemplateKey, type TemplateKey } from './keys.js';
 import { compileSkippedNamespaces } from './skipped-namespaces.js';
+import { SpecChanges } from './spec-changes.js';
 import { deployment, pp, ppClaimed, wire } from './testing/fixtures.js';
 
 interface Enqueued {
@@ -28,14 +29,16 @@ const cached = (o: object): CachedObject => wire(o) as CachedObject;
 function templates(claimIsLazy: () => Promise<boolean> = async () => false) {
   const enqueued = new Recorder<Enqueued>();
   const logger = recordingLogger();
+  const specChanges = new SpecChanges();
   const handler = templateHandler({
     skippedNamespaces: compileSkippedNamespaces(),
     enqueue: (key: TemplateKey, priority?: number) =>
       enqueued.push({ key: encodeTemplateKey(key), priority }),
+    specChanges,
     claimIsLazy,
     logger,
   });
-  return { handler, enqueued, logger };
+  return { handler, enqueued, logger, specChanges };
 }
 
 describe('templateHandler', () => {
@@ -59,16 +62,19 @@ describe('templateHandler', () => {
   });
 
   it('drops updates that change only status or bookkeeping, enqueues label and spec changes', () => {
-    const { handler, enqueued } = templates();
+    const { handler, enqueued, specChanges } = templates();
     const before = cached(deployment('a', { resourceVersion: '1' }));
+    const key = { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'default', name: 'a' };
     handler.onUpdate?.(
       before,
       cached({ ...before, status: { ready: 1 }, metadata: { ...before.metadata, resourceVersion: '2' } }),
     );
     handler.onUpdate?.(before, before);
     expect(enqueued.values).toEqual([]);
+    expect(specChanges.has(key)).toBe(false);
     handler.onUpdate?.(before, cached({ ...before, metadata: { ...before.metadata, labels: { app: 'x' } } }));
     expect(enqueued.values).toEqual([{ key: 'apps/v1/Deployment/default/a', priority: undefined }]);
+    expect(specChanges.has(key)).toBe(true);
   });
 
   it('flags a change Karmada alone made to a template of a Lazy policy, after reading the policy', async () => {
@@ -116,6 +122,7 @@ describe('templateHandler', () => {
       enqueue: () => {
         throw new Error('queue exploded');
       },
+      specChanges: new SpecChanges(),
       claimIsLazy: async () => false,
       logger,
     });

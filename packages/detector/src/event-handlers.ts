@@ -14,6 +14,7 @@ import { specificationChanged, templateEventFilter, templateUpdateAction } from 
 import { clusterWideKey, type TemplateKey } from './keys.js';
 import type { PolicyKind } from './policy-kinds.js';
 import { deprioritizedPeers } from './preemption.js';
+import type { SpecChanges } from './spec-changes.js';
 
 /** The name of every handler the detector registers (one detector per InformerManager). */
 export const DETECTOR_HANDLER_NAME = 'resource-detector';
@@ -23,6 +24,8 @@ const priorityOf = (initial: boolean): number | undefined => (initial ? LOW_PRIO
 export interface TemplateHandlerOptions {
   readonly skippedNamespaces: readonly RegExp[];
   readonly enqueue: (key: TemplateKey, priority?: number) => void;
+  /** Told of every template whose specification changed (or that newly passes the filter) while we run. */
+  readonly specChanges: SpecChanges;
   /** Whether the policy named by the claim is Lazy; read from the cache. */
   readonly claimIsLazy: (claim: TemplateClaim) => Promise<boolean>;
   readonly logger: Logger;
@@ -34,7 +37,7 @@ export interface TemplateHandlerOptions {
  * when Karmada alone changed it, which needs the policy from the cache and so is enqueued a little later.
  */
 export function templateHandler(options: TemplateHandlerOptions): ResourceEventHandler {
-  const { skippedNamespaces, enqueue, claimIsLazy, logger } = options;
+  const { skippedNamespaces, enqueue, specChanges, claimIsLazy, logger } = options;
   const passes = (o: CachedObject): boolean => templateEventFilter(o as KubeObject, skippedNamespaces);
   const key = (o: CachedObject, resourceChangeByKarmada: boolean): TemplateKey => ({
     ...clusterWideKey(o as KubeObject),
@@ -67,9 +70,13 @@ export function templateHandler(options: TemplateHandlerOptions): ResourceEventH
         const was = passes(old);
         const is = passes(next);
         // The filtering handler turns a change of the filter's verdict into an add or a delete.
-        if (!was && is) return onAdd(next, false);
+        if (!was && is) {
+          specChanges.record(clusterWideKey(next as KubeObject));
+          return onAdd(next, false);
+        }
         if (was && !is) return onDelete(old);
         if (!is || !specificationChanged(old, next)) return;
+        specChanges.record(clusterWideKey(next as KubeObject));
         const claim = readClaim(next.metadata as KubeObject['metadata']);
         if (claim === undefined) return enqueue(key(next, false));
         claimIsLazy(claim).then(

@@ -11,7 +11,7 @@ import type {
 import type { Result } from '@warmstart/workqueue';
 import { buildDesiredBinding } from './binding-builder.js';
 import { bindingMergePatch } from './binding-patch.js';
-import { planBindingWrite } from './binding-update.js';
+import { changesOnlyRecordedVersion, planBindingWrite } from './binding-update.js';
 import { readClaim, templateClaimChange } from './claim.js';
 import { asWriteInput, bindingOf, patchMetadata, unclaimBindingThenTemplate } from './claim-writes.js';
 import type { DetectorCache } from './detector-cache.js';
@@ -56,6 +56,7 @@ export class TemplateReconciler {
     const template = await this.#cache.template(gvr, key.namespace || undefined, key.name);
     if (template === undefined) {
       waiting.remove(key);
+      this.#ctx.specChanges.settle(key);
       return undefined;
     }
     const decision = decideTemplate(template, await this.#lookup(template));
@@ -136,6 +137,7 @@ export class TemplateReconciler {
     const policyName = describePolicy(policy);
     try {
       let current = template;
+      const { specChanges } = this.#ctx;
       const change = templateClaimChange(template.metadata, policy);
       if (change !== undefined) {
         // The response carries the new resourceVersion, which the binding's spec.resource must name.
@@ -152,7 +154,16 @@ export class TemplateReconciler {
           ? await this.#cache.clusterResourceBinding(ref.name)
           : await this.#cache.resourceBinding(ref.namespace, ref.name);
       const plan = planBindingWrite(desired, existing, randomUUID);
-      if (plan.op === 'none') return;
+      const versionOnly =
+        plan.op === 'update' &&
+        existing !== undefined &&
+        change === undefined &&
+        !specChanges.has(key) &&
+        changesOnlyRecordedVersion(existing, plan.binding);
+      if (plan.op === 'none' || versionOnly) {
+        specChanges.settle(key);
+        return;
+      }
       if (plan.op === 'create') await writer.create(ref.gvr, asWriteInput(plan.binding), { signal });
       else if (existing !== undefined)
         await writer.patch(
@@ -161,6 +172,7 @@ export class TemplateReconciler {
           { type: 'merge', patch: bindingMergePatch(existing, plan.binding) },
           { signal },
         );
+      specChanges.settle(key);
       emit(current, 'Normal', EventReasons.ApplyPolicySucceed, `Apply ${policyName} succeed`);
     } catch (error) {
       // A 409 means the cache was behind our own last write (the binding created by the previous reconcile of
