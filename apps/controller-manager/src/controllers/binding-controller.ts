@@ -66,8 +66,8 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
 
   async function reconcile(reader: Reader, key: string, signal: AbortSignal): Promise<void> {
     const { gvr, namespace, name } = parseBindingKey(key);
-    const binding = await reader.get<AnyBinding>(gvr, { namespace, name }, { signal });
-    const existing = await reader.byIndex<Work & KubeObject>(KarmadaResources.Work, WORKS_BY_BINDING, key, {
+    const binding = await reader.get(gvr, { namespace, name }, { signal });
+    const existing = await reader.byIndex(KarmadaResources.Work, WORKS_BY_BINDING, key, {
       signal,
     });
     if (!binding || binding.metadata.deletionTimestamp) {

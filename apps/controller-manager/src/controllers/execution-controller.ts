@@ -6,7 +6,6 @@
 // back). A manifest already applied at this Work generation, and still matching, is not applied again, so a
 // restart rewrites nothing.
 import {
-  type Cluster,
   clusterNameFromExecutionNamespace,
   KarmadaResources,
   type UnstructuredObject,
@@ -46,8 +45,6 @@ export const EXECUTION_CONTROLLER = 'execution';
 export const APPLIED_FROM_ANNOTATION = 'warmstart.io/applied-from-work';
 /** Warning Event on a Work whose object a member controller keeps changing back after each repair. */
 export const DRIFT_REPAIR_BACKOFF = 'DriftRepairBackoff';
-
-type CachedWork = Work & KubeObject;
 
 export function executionController(ctx: ManagerContext, members: MemberRegistry): Controller {
   const writer = ctx.manager.writer(EXECUTION_CONTROLLER);
@@ -103,11 +100,11 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
     concurrency: ctx.options.concurrentWorkSyncs,
     reconcile: async (key, { signal }): Promise<ReconcileResult> => {
       const [namespace, name] = key.split('/') as [string, string];
-      const work = await reader.get<CachedWork>(KarmadaResources.Work, { namespace, name }, { signal });
+      const work = await reader.get(KarmadaResources.Work, { namespace, name }, { signal });
       if (!work) return {};
       const clusterName = clusterNameFromExecutionNamespace(namespace);
       if (!clusterName) return {};
-      const cluster = await reader.get<Cluster & KubeObject>(KarmadaResources.Cluster, clusterName, {
+      const cluster = await reader.get(KarmadaResources.Cluster, clusterName, {
         signal,
       });
       const member = members.get(clusterName);
