@@ -11,13 +11,12 @@ import {
   type UnstructuredObject,
   type Work,
 } from '@warmstart/api';
-import {
-  deletedObject,
-  type GroupVersionResource,
-  type KubeObject,
-  type KubeObjectInput,
-  type Lister,
-  type ResourceEventHandler,
+import type {
+  GroupVersionResource,
+  KubeObject,
+  KubeObjectInput,
+  Lister,
+  SharedInformer,
 } from '@warmstart/informer-cache';
 import { Controller, type ReconcileResult } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
@@ -54,37 +53,28 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
   const mappers = new Map<string, RestMapper>();
   members.onChange((name, member) => {
     mappers.delete(name);
+    // A replaced or removed member's informers are stopped; its successor's are watched when first used.
+    for (const informer of watchedMembers) if (informer.cluster === name) watchedMembers.delete(informer);
     if (!member) versions.forgetCluster(name);
   });
   // Member-side events of applied objects, Karmada's rules: our own writes (the recorded version) and changes
   // to status only are ignored, and so is everything before a Work's first reconcile recorded a version (the
-  // initial list after a restart); a delete always sends the Work back.
-  const driftHandler = (cluster: string, gvr: GroupVersionResource): ResourceEventHandler<KubeObject> => {
-    const objectKey = (o: Readonly<UnstructuredObject>) =>
-      AppliedVersions.key(gvr, o.metadata.namespace, o.metadata.name ?? '');
-    const changedByOthers = (o: Readonly<UnstructuredObject>): boolean => {
-      const recorded = versions.get(cluster, objectKey(o));
+  // initial list after a restart); a delete always sends the Work back. The runtime watches the member's
+  // informer (deletes found on relist unwrapped there; an update that drops the Work's labels maps through the old object).
+  const watchedMembers = new Set<SharedInformer>();
+  const watchDrift = (cluster: string, gvr: GroupVersionResource, informer: SharedInformer): void => {
+    if (watchedMembers.has(informer)) return;
+    watchedMembers.add(informer);
+    const changedByOthers = (o: Readonly<KubeObject>): boolean => {
+      const recorded = versions.get(cluster, AppliedVersions.key(gvr, o.metadata.namespace, o.metadata.name));
       return recorded !== undefined && recorded.resourceVersion !== o.metadata.resourceVersion;
     };
-    return {
-      name: `${EXECUTION_CONTROLLER}-drift`,
-      onAdd: (o, initial) => {
-        const obj = o as unknown as UnstructuredObject;
-        const work = workKeyOfMemberObject(obj);
-        if (!initial && work && changedByOthers(obj)) controller.enqueue(work);
+    controller.watches(informer, workKeyOfMemberObject, {
+      predicates: {
+        create: (o, initial) => !initial && changedByOthers(o),
+        update: (old, next) => changedByOthers(next) && isRelevantMemberChange(old, next),
       },
-      onUpdate: (old, next) => {
-        const obj = next as unknown as UnstructuredObject;
-        const work =
-          workKeyOfMemberObject(obj) ?? workKeyOfMemberObject(old as unknown as UnstructuredObject);
-        if (work && changedByOthers(obj) && isRelevantMemberChange(old as unknown as UnstructuredObject, obj))
-          controller.enqueue(work);
-      },
-      onDelete: (o) => {
-        const work = workKeyOfMemberObject(deletedObject(o) as unknown as UnstructuredObject);
-        if (work) controller.enqueue(work);
-      },
-    };
+    });
   };
   const mapperFor = (m: Member): RestMapper => {
     let mapper = mappers.get(m.name);
@@ -118,7 +108,7 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
           try {
             const gvr = await mapperFor(member).resourceFor(m.group, m.version, m.kind, signal);
             const lister = await member.reader.lister(gvr, { signal });
-            member.informers.forResource(gvr, driftHandler(member.name, gvr));
+            watchDrift(member.name, gvr, member.informers.forResource(gvr));
             listers.set(m.ordinal, { gvr, lister });
           } catch (error) {
             resolveErrors.push({
