@@ -12,7 +12,7 @@ import { buildDesiredBinding } from './binding-builder.js';
 import { bindingMergePatch } from './binding-patch.js';
 import { planBindingWrite } from './binding-update.js';
 import { readClaim, templateClaimChange } from './claim.js';
-import { asWriteInput, bindingOf, patchMetadata, unclaimBindingThenTemplate } from './claim-writes.js';
+import { bindingOf, patchMetadata, unclaimBindingThenTemplate } from './claim-writes.js';
 import type { DetectorCache } from './detector-cache.js';
 import type { DetectorContext } from './detector-context.js';
 import {
@@ -152,7 +152,7 @@ export class TemplateReconciler {
           : await this.#cache.resourceBinding(ref.namespace, ref.name);
       const plan = planBindingWrite(desired, existing);
       if (plan.op === 'none') return;
-      if (plan.op === 'create') await writer.create(ref.gvr, asWriteInput(plan.binding), { signal });
+      if (plan.op === 'create') await writer.create(ref.gvr, plan.binding, { signal });
       else if (existing !== undefined)
         await writer.patch(
           ref.gvr,

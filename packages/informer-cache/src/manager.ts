@@ -83,6 +83,8 @@ export class InformerManager {
         metrics: this.#options.metrics,
         logger: this.#options.logger,
       });
+      // One map holds informers of every object type (TypeScript has no existential types); each is read back
+      // through its resource's descriptor, which restores its T (informer() below).
       this.#informers.set(id, informer as unknown as SharedInformer);
       if (this.#started) informer.start(this.#signal);
     } else {

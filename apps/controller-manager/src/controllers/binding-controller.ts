@@ -4,7 +4,7 @@
 // or written (a name over 253 characters, an object over etcd's request limit) is reported as Karmada does:
 // a Warning Event SyncWorkFailed on the binding and on its template, besides the log line and the retry.
 import { KarmadaResources, type Work } from '@warmstart/api';
-import type { GroupVersionResource, KubeObject, KubeObjectInput, Reader } from '@warmstart/informer-cache';
+import type { GroupVersionResource, KubeObject, Reader } from '@warmstart/informer-cache';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { type EventSubject, eventSink } from '../events.js';
@@ -121,11 +121,9 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
         (w) => w.metadata.namespace === work.metadata.namespace && w.metadata.name === work.metadata.name,
       );
       if (!current) {
-        await writer
-          .create(KarmadaResources.Work, work as unknown as KubeObjectInput, { signal })
-          .catch((error: { code?: number }) => {
-            if (error.code !== 409) throw error;
-          });
+        await writer.create(KarmadaResources.Work, work, { signal }).catch((error: { code?: number }) => {
+          if (error.code !== 409) throw error;
+        });
       } else if (workNeedsUpdate(current, work)) {
         await writer.patch(
           KarmadaResources.Work,

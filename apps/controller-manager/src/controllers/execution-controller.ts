@@ -5,19 +5,8 @@
 // fields were changed there is repaired (member-drift.ts, with back-off against a member controller that fights
 // back). A manifest already applied at this Work generation, and still matching, is not applied again, so a
 // restart rewrites nothing.
-import {
-  clusterNameFromExecutionNamespace,
-  KarmadaResources,
-  type UnstructuredObject,
-  type Work,
-} from '@warmstart/api';
-import type {
-  GroupVersionResource,
-  KubeObject,
-  KubeObjectInput,
-  Lister,
-  SharedInformer,
-} from '@warmstart/informer-cache';
+import { clusterNameFromExecutionNamespace, KarmadaResources, type UnstructuredObject } from '@warmstart/api';
+import type { GroupVersionResource, KubeObject, Lister, SharedInformer } from '@warmstart/informer-cache';
 import { Controller, type ReconcileResult } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { eventSink } from '../events.js';
@@ -233,7 +222,7 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
             ...object.metadata,
             annotations: { ...object.metadata.annotations, [APPLIED_FROM_ANNOTATION]: stamp },
           },
-        } as unknown as KubeObjectInput;
+        };
         try {
           const applied = await member.writer.apply(target.gvr, patch, { signal, force: true });
           const appliedRv = applied?.metadata?.resourceVersion;
