@@ -195,7 +195,7 @@ export class EventRecorder {
         firstTimestamp: w.firstTimestamp,
         lastTimestamp: now,
         count,
-      } as unknown as KubeObject);
+      } as KubeObject);
       return true;
     } catch (error) {
       // Already there: a recreate after a 404 raced another, or the name came round again. It is recorded.

@@ -427,7 +427,7 @@ export function parseOptions(argv: readonly string[]): ManagerOptions | 'help' {
     const raw = parsed.values[spec.name];
     out[spec.key] = convert(spec, typeof raw === 'string' ? raw : spec.default);
   }
-  const o = out as unknown as Omit<ManagerOptions, 'enabledControllers'>;
+  const o = out as Omit<ManagerOptions, 'enabledControllers'>;
   try {
     validateControllers(o.controllers, CONTROLLERS);
   } catch (error) {

@@ -5,10 +5,10 @@
 import {
   ApiError,
   CacheReader,
-  type GroupVersionResource,
   InformerManager,
   type KubeObject,
   type KubeObjectInput,
+  resource,
   stripManagedFields,
 } from '@warmstart/informer-cache';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -28,13 +28,13 @@ import { HandlerLog } from './handler-log.js';
 import { diffState, serverState, versionsOf } from './server-state.js';
 
 const GROUP = 'int.warmstart.dev';
-const widgets: GroupVersionResource = {
+const widgets = resource<Widget>({
   group: GROUP,
   version: 'v1',
   resource: 'widgets',
   namespaced: true,
   kind: 'Widget',
-};
+});
 type Widget = KubeObject & {
   readonly spec?: { readonly color?: string; readonly size?: number; readonly payload?: string };
 };
@@ -157,7 +157,7 @@ describe('CRD informer with an index function and a transform', () => {
     });
     const log = new HandlerLog<Widget>('widgets');
     let transformed = 0;
-    const informer = manager.forResource<Widget>(widgets, log, {
+    const informer = manager.forResource(widgets, log, {
       indexers: { byColor: (w) => (w.spec?.color ? [w.spec.color] : []) },
       // Drop managedFields (as the default does) and the payload, which this controller never reads.
       transform: (o) => {
@@ -175,7 +175,7 @@ describe('CRD informer with an index function and a transform', () => {
       expect(informer.store.listIndexValues('byColor').sort()).toEqual([...server.byColor.keys()].sort());
       for (const [color, keys] of server.byColor) {
         expect(informer.store.indexKeys('byColor', color).sort(), color).toEqual(keys);
-        const objects = await reader.byIndex<Widget>(widgets, 'byColor', color);
+        const objects = await reader.byIndex(widgets, 'byColor', color);
         expect(
           objects.every(
             (w) => w.spec?.color === color && informer.store.get(`${ns}/${w.metadata.name}`) === w,

@@ -54,7 +54,7 @@ describe('410 Gone after compaction and a restart during a watch gap', () => {
         informers: { namespace: NS, watchList, backoff: { initialMs: 100, maxMs: 1_000 } },
       });
       const log = new HandlerLog<ConfigMap>(`expired-${watchList}`);
-      const informer: SharedInformer<ConfigMap> = manager.forResource<ConfigMap>(configmaps, log);
+      const informer: SharedInformer<ConfigMap> = manager.forResource(configmaps, log);
       return { watchList, manager, informer, log, metrics };
     });
     for (const f of flavours) f.manager.start();

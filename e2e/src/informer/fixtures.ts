@@ -6,17 +6,21 @@ import {
   type GroupVersionResource,
   type KubeObject,
   type KubeObjectInput,
+  resource,
   Writer,
 } from '@warmstart/informer-cache';
 import type { ClusterInfo } from '../cluster/provider.js';
 
-export const configmaps: GroupVersionResource = {
+export type ConfigMap = KubeObject & { readonly data?: Readonly<Record<string, string>> };
+
+/** ConfigMaps, typed: what the informer tests cache and read. */
+export const configmaps = resource<ConfigMap>({
   group: '',
   version: 'v1',
   resource: 'configmaps',
   namespaced: true,
   kind: 'ConfigMap',
-};
+});
 
 export const secrets: GroupVersionResource = {
   group: '',
@@ -33,8 +37,6 @@ export const namespaces: GroupVersionResource = {
   namespaced: false,
   kind: 'Namespace',
 };
-
-export type ConfigMap = KubeObject & { readonly data?: Readonly<Record<string, string>> };
 
 /** Loads a kubeconfig file; with `server`, its cluster is reached there instead (a proxy in front of it). */
 export function loadKubeConfig(path: string, server?: string): KubeConfig {

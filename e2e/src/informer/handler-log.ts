@@ -30,19 +30,19 @@ export class HandlerLog<T extends KubeObject = KubeObject> implements ResourceEv
     const key = keyOf(object);
     this.objects.push(object);
     this.#adds.set(key, (this.#adds.get(key) ?? 0) + 1);
-    this.replayed.set(key, object.metadata.resourceVersion);
-    this.notes.push({ type: 'add', key, rv: object.metadata.resourceVersion, initial });
+    this.replayed.set(key, object.metadata.resourceVersion ?? '');
+    this.notes.push({ type: 'add', key, rv: object.metadata.resourceVersion ?? '', initial });
   };
 
   onUpdate = (old: T, object: T): void => {
     const key = keyOf(object);
     this.objects.push(object);
-    this.replayed.set(key, object.metadata.resourceVersion);
+    this.replayed.set(key, object.metadata.resourceVersion ?? '');
     this.notes.push({
       type: 'update',
       key,
-      rv: object.metadata.resourceVersion,
-      oldRv: old.metadata.resourceVersion,
+      rv: object.metadata.resourceVersion ?? '',
+      oldRv: old.metadata.resourceVersion ?? '',
     });
   };
 

@@ -69,7 +69,7 @@ describe('a kube-apiserver restart during the initial list', () => {
           informers: { namespace: NS, watchList, backoff: { initialMs: 100, maxMs: 1_000 } },
         });
         const log = new HandlerLog<ConfigMap>(`initial-list-${watchList}`);
-        const informer: SharedInformer<ConfigMap> = manager.forResource<ConfigMap>(configmaps, log);
+        const informer: SharedInformer<ConfigMap> = manager.forResource(configmaps, log);
         return { watchList, proxy, metrics, manager, informer, log };
       }),
     );

@@ -5,12 +5,7 @@
 // only this file's requests.
 
 import { readFileSync } from 'node:fs';
-import {
-  CacheReader,
-  FallbackCacheReader,
-  InformerManager,
-  type KubeObject,
-} from '@warmstart/informer-cache';
+import { CacheReader, FallbackCacheReader, InformerManager } from '@warmstart/informer-cache';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readAuditLog, summarize } from '../audit/audit-log.js';
 import { adminRequest } from '../cluster/admin-client.js';
@@ -21,7 +16,6 @@ import { inParallel } from './bulk.js';
 import {
   type AdminClient,
   adminClient,
-  type ConfigMap,
   configMapObject,
   configmaps,
   loadKubeConfig,
@@ -78,7 +72,7 @@ describe('no direct reads in the audit log', () => {
     const manager = InformerManager.fromKubeConfig(loadKubeConfig(cluster.managerKubeconfig), {
       informers: { namespace: ns },
     });
-    manager.forResource<ConfigMap>(configmaps, undefined, {
+    manager.forResource(configmaps, undefined, {
       indexers: { byApp: (o) => (o.metadata.labels?.app ? [o.metadata.labels.app] : []) },
     });
     manager.forResource(namespaces);
@@ -93,7 +87,7 @@ describe('no direct reads in the audit log', () => {
         switch (i % 5) {
           case 0:
           case 1: {
-            const o = await reader.get<ConfigMap>(configmaps, { namespace: ns, name: `cm-${n}` });
+            const o = await reader.get(configmaps, { namespace: ns, name: `cm-${n}` });
             if (o?.data?.i !== String(n)) wrong++;
             return;
           }
@@ -104,7 +98,7 @@ describe('no direct reads in the audit log', () => {
           }
           case 3: {
             const app = APPS[n % 3]!;
-            const listed = await reader.list<KubeObject>(configmaps, {
+            const listed = await reader.list(configmaps, {
               namespace: ns,
               labelSelector: `app=${app}`,
             });
@@ -150,7 +144,7 @@ describe('no direct reads in the audit log', () => {
     const fallback = new FallbackCacheReader(manager, new CacheReader(manager));
     try {
       for (let i = 0; i < 3; i++) {
-        expect((await fallback.get<ConfigMap>(configmaps, `${ns}/cm-${i}`))?.data?.i).toBe(String(i));
+        expect((await fallback.get(configmaps, `${ns}/cm-${i}`))?.data?.i).toBe(String(i));
       }
       expect(await fallback.list(configmaps, { namespace: ns, labelSelector: 'app=a' })).toHaveLength(
         OBJECTS / 3,

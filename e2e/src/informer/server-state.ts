@@ -66,14 +66,14 @@ export function versionsOf(
     readonly metadata: {
       readonly name: string;
       readonly namespace?: string;
-      readonly resourceVersion: string;
+      readonly resourceVersion?: string;
     };
   }>,
 ): Map<string, string> {
   const out = new Map<string, string>();
   for (const o of objects) {
     const m = o.metadata;
-    out.set(m.namespace ? `${m.namespace}/${m.name}` : m.name, m.resourceVersion);
+    out.set(m.namespace ? `${m.namespace}/${m.name}` : m.name, m.resourceVersion ?? '');
   }
   return out;
 }

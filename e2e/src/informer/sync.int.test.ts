@@ -17,7 +17,6 @@ import { inParallel } from './bulk.js';
 import {
   type AdminClient,
   adminClient,
-  type ConfigMap,
   configMapObject,
   configmaps,
   loadKubeConfig,
@@ -87,15 +86,15 @@ describe('informer sync of 10k objects on a real kube-apiserver', () => {
   it('serves a read issued during the sync only after the sync, from the complete store', async () => {
     const metrics = new MetricsLog();
     const manager = managerFor(metrics);
-    const informer = manager.forResource<ConfigMap>(configmaps);
+    const informer = manager.forResource(configmaps);
     const reader = new CacheReader(manager, { timeoutMs: 60_000 });
     manager.start();
     try {
       const syncedWhenAsked = informer.hasSynced;
       const asked = performance.now();
       const [last, all] = await Promise.all([
-        reader.get<ConfigMap>(configmaps, LAST),
-        reader.list<ConfigMap>(configmaps, { namespace: NS }),
+        reader.get(configmaps, LAST),
+        reader.list(configmaps, { namespace: NS }),
       ]);
       const served = performance.now();
 

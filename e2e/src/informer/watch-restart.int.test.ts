@@ -51,7 +51,7 @@ describe('watch continuity across a kube-apiserver restart', () => {
         informers: { namespace: NS, watchList, backoff: { initialMs: 100, maxMs: 1_000 } },
       });
       const log = new HandlerLog<ConfigMap>(`continuity-${watchList}`);
-      const informer: SharedInformer<ConfigMap> = manager.forResource<ConfigMap>(configmaps, log);
+      const informer: SharedInformer<ConfigMap> = manager.forResource(configmaps, log);
       return { watchList, manager, informer, log };
     });
     for (const f of flavours) f.manager.start();

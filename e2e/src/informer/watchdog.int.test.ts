@@ -51,9 +51,9 @@ describe('watchdog: a silent watch on a frozen kube-apiserver is restarted', () 
       informers: { namespace: NS, watchdogMs: WATCHDOG_MS, backoff: { initialMs: 100, maxMs: 1_000 } },
     });
     const log = new HandlerLog<ConfigMap>('watchdog');
-    const informer: SharedInformer<ConfigMap> = manager.forResource<ConfigMap>(configmaps, log);
+    const informer: SharedInformer<ConfigMap> = manager.forResource(configmaps, log);
     const tickArrivals: number[] = [];
-    manager.forResource<ConfigMap>(configmaps, {
+    manager.forResource(configmaps, {
       name: 'tick-arrivals',
       onUpdate: (_old, o) => (o.metadata.name === 'tick' ? tickArrivals.push(performance.now()) : undefined),
     });

@@ -1,15 +1,16 @@
 // A complete controller on @warmstart/runtime: every ConfigMap of namespace `from` is mirrored into `to`.
 // Reads come from the informer cache only; a mirror that already matches its source is not written again.
-import { type GroupVersionResource, jsonEqual, type KubeObject } from '@warmstart/informer-cache';
+import { jsonEqual, type KubeObject, resource } from '@warmstart/informer-cache';
 import { Controller, type Manager } from '@warmstart/runtime';
 
-export const ConfigMaps: GroupVersionResource = {
+/** A typed descriptor: reads of it are ConfigMaps, and the reconcile below may read nothing else. */
+export const ConfigMaps = resource<ConfigMap>({
   group: '',
   version: 'v1',
   resource: 'configmaps',
   namespaced: true,
   kind: 'ConfigMap',
-};
+});
 /** On each mirror: the namespace of its source, so a changed or deleted mirror maps back to it. */
 export const MIRROR_OF = 'example.warmstart.io/mirror-of';
 
@@ -24,11 +25,11 @@ export function configMapMirror(manager: Manager, from: string, to: string): Con
     return namespace === to && labels?.[MIRROR_OF] === from ? `${from}/${name}` : undefined;
   };
   return new Controller(manager, { name: 'configmap-mirror', concurrency: 2 })
-    .for<ConfigMap>(ConfigMaps, { map: sourceKey })
+    .for(ConfigMaps, { map: sourceKey })
     .reconcile(async (key, { reader, writer, signal }) => {
       const name = key.slice(from.length + 1);
-      const source = await reader.get<ConfigMap>(ConfigMaps, key, { signal });
-      const mirror = await reader.get<ConfigMap>(ConfigMaps, { namespace: to, name }, { signal });
+      const source = await reader.get(ConfigMaps, key, { signal });
+      const mirror = await reader.get(ConfigMaps, { namespace: to, name }, { signal });
       if (!source) {
         if (mirror?.metadata.labels?.[MIRROR_OF] === from)
           await writer.delete(ConfigMaps, { namespace: to, name }, { signal });

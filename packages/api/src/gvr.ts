@@ -1,14 +1,14 @@
 // GroupVersionResource constants with the kind and scope that go with them, for informers, listers and writers.
+// Karmada's are typed descriptors: `reader.get(KarmadaResources.Work, key)` is a `Work`.
+import { type GroupVersionResource, type KubeObject, type Resource, resource } from '@warmstart/meta';
+import type { ClusterResourceBinding, ResourceBinding } from './binding.js';
+import type { Cluster } from './cluster.js';
+import type { ClusterOverridePolicy, OverridePolicy } from './override.js';
+import type { ClusterPropagationPolicy, PropagationPolicy } from './policy.js';
+import type { Work } from './work.js';
 
-export interface GroupVersionResource {
-  /** Empty for the core group. */
-  readonly group: string;
-  readonly version: string;
-  /** Plural, lower-case resource name as it appears in the URL. */
-  readonly resource: string;
-  readonly kind: string;
-  readonly namespaced: boolean;
-}
+export type { GroupVersionResource } from '@warmstart/meta';
+export { apiVersionOf } from '@warmstart/meta';
 
 const gvr = (
   group: string,
@@ -18,39 +18,60 @@ const gvr = (
   namespaced: boolean,
 ): GroupVersionResource => Object.freeze({ group, version, resource, kind, namespaced });
 
-/** The apiVersion string of a GroupVersionResource ("v1" for the core group, else "<group>/<version>"). */
-export function apiVersionOf(r: Pick<GroupVersionResource, 'group' | 'version'>): string {
-  return r.group === '' ? r.version : `${r.group}/${r.version}`;
-}
+const typed = <T extends KubeObject>(
+  group: string,
+  version: string,
+  plural: string,
+  kind: T['kind'] & string,
+  namespaced: boolean,
+): Resource<T> => resource<T>({ group, version, resource: plural, kind, namespaced });
 
 /** Karmada's resources served by our CRDs. */
 export const KarmadaResources = {
-  PropagationPolicy: gvr('policy.karmada.io', 'v1alpha1', 'propagationpolicies', 'PropagationPolicy', true),
-  ClusterPropagationPolicy: gvr(
+  PropagationPolicy: typed<PropagationPolicy>(
+    'policy.karmada.io',
+    'v1alpha1',
+    'propagationpolicies',
+    'PropagationPolicy',
+    true,
+  ),
+  ClusterPropagationPolicy: typed<ClusterPropagationPolicy>(
     'policy.karmada.io',
     'v1alpha1',
     'clusterpropagationpolicies',
     'ClusterPropagationPolicy',
     false,
   ),
-  OverridePolicy: gvr('policy.karmada.io', 'v1alpha1', 'overridepolicies', 'OverridePolicy', true),
-  ClusterOverridePolicy: gvr(
+  OverridePolicy: typed<OverridePolicy>(
+    'policy.karmada.io',
+    'v1alpha1',
+    'overridepolicies',
+    'OverridePolicy',
+    true,
+  ),
+  ClusterOverridePolicy: typed<ClusterOverridePolicy>(
     'policy.karmada.io',
     'v1alpha1',
     'clusteroverridepolicies',
     'ClusterOverridePolicy',
     false,
   ),
-  ResourceBinding: gvr('work.karmada.io', 'v1alpha2', 'resourcebindings', 'ResourceBinding', true),
-  ClusterResourceBinding: gvr(
+  ResourceBinding: typed<ResourceBinding>(
+    'work.karmada.io',
+    'v1alpha2',
+    'resourcebindings',
+    'ResourceBinding',
+    true,
+  ),
+  ClusterResourceBinding: typed<ClusterResourceBinding>(
     'work.karmada.io',
     'v1alpha2',
     'clusterresourcebindings',
     'ClusterResourceBinding',
     false,
   ),
-  Work: gvr('work.karmada.io', 'v1alpha1', 'works', 'Work', true),
-  Cluster: gvr('cluster.karmada.io', 'v1alpha1', 'clusters', 'Cluster', false),
+  Work: typed<Work>('work.karmada.io', 'v1alpha1', 'works', 'Work', true),
+  Cluster: typed<Cluster>('cluster.karmada.io', 'v1alpha1', 'clusters', 'Cluster', false),
 } as const;
 
 /** Built-in resources the detector treats specially (replica interpretation, skip lists, dependencies). */

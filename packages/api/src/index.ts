@@ -1,3 +1,4 @@
+export type { GroupVersionResource, KubeObjectInput, ObjectOf, Resource } from '@warmstart/meta';
 export type {
   AggregatedStatusItem,
   BindingSchedulePriority,
@@ -53,7 +54,6 @@ export {
   resourceBindingCrd,
   workCrd,
 } from './crds.js';
-export type { GroupVersionResource } from './gvr.js';
 export { apiVersionOf, BuiltinResources, KarmadaResources } from './gvr.js';
 export { fnv32a } from './hash.js';
 export type {

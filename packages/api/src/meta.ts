@@ -1,61 +1,19 @@
-// The slice of Kubernetes' core and meta/v1 types that Karmada's API embeds, written as plain JSON shapes.
-// Only what the Karmada types reference is here: this package must not grow a dependency on a Kubernetes client.
+// The slice of Kubernetes' core types that Karmada's API embeds, written as plain JSON shapes. The object model
+// itself (ObjectMeta, KubeObject, LabelSelector) is @warmstart/meta's, the one every warmstart package shares;
+// this package must not grow a dependency on a Kubernetes client.
+import type { KubeObject } from '@warmstart/meta';
 
-/** A string-keyed map as Kubernetes serialises it (labels, annotations, node selectors). */
-export type StringMap = Readonly<Record<string, string>>;
+export type {
+  KubeObject,
+  LabelSelector,
+  LabelSelectorRequirement,
+  ObjectMeta,
+  OwnerReference,
+  StringMap,
+} from '@warmstart/meta';
 
-/** metav1.OwnerReference. */
-export interface OwnerReference {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly uid: string;
-  readonly controller?: boolean;
-  readonly blockOwnerDeletion?: boolean;
-}
-
-/** metav1.ObjectMeta, without the fields no controller here reads. Timestamps are RFC 3339 strings. */
-export interface ObjectMeta {
-  readonly name?: string;
-  readonly generateName?: string;
-  readonly namespace?: string;
-  readonly uid?: string;
-  readonly resourceVersion?: string;
-  readonly generation?: number;
-  readonly creationTimestamp?: string;
-  readonly deletionTimestamp?: string;
-  readonly deletionGracePeriodSeconds?: number;
-  readonly labels?: StringMap;
-  readonly annotations?: StringMap;
-  readonly ownerReferences?: readonly OwnerReference[];
-  readonly finalizers?: readonly string[];
-  readonly managedFields?: readonly unknown[];
-}
-
-/** Any object with TypeMeta and ObjectMeta filled in. */
-export interface KubeObject {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly metadata: ObjectMeta;
-}
-
-/** An object of any kind (a resource template), as decoded from JSON. */
-export interface UnstructuredObject extends KubeObject {
-  readonly [field: string]: unknown;
-}
-
-/** metav1.LabelSelectorRequirement. */
-export interface LabelSelectorRequirement {
-  readonly key: string;
-  readonly operator: string;
-  readonly values?: readonly string[];
-}
-
-/** metav1.LabelSelector. Absent (undefined) and empty ({}) mean different things to its users. */
-export interface LabelSelector {
-  readonly matchLabels?: StringMap;
-  readonly matchExpressions?: readonly LabelSelectorRequirement[];
-}
+/** An object of any kind (a resource template), as decoded from JSON: @warmstart/meta's KubeObject. */
+export type UnstructuredObject = KubeObject;
 
 /** metav1.Condition. */
 export interface Condition {

@@ -116,6 +116,7 @@ export function mutateBinding<B extends Binding>(existing: B, desired: DesiredBi
   ) {
     metadata = withMetadataChange(metadata, REMOVE_CLUSTER_PROPAGATION_POLICY_CLAIM);
   }
+  // `spec` is the existing spec with the fields above merged in as plain JSON; its shape is still ResourceBindingSpec.
   return { ...existing, metadata, spec: spec as unknown as ResourceBindingSpec };
 }
 

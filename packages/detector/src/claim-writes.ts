@@ -8,7 +8,6 @@ import {
   type ObjectMeta,
   type UnstructuredObject,
 } from '@warmstart/api';
-import type { KubeObjectInput } from '@warmstart/informer-cache';
 import { unclaimChange } from './claim.js';
 import type { DetectorCache } from './detector-cache.js';
 import type { MetadataChange } from './metadata-change.js';
@@ -76,9 +75,4 @@ export async function unclaimBindingThenTemplate(
   }
   const change = unclaimChange(template.metadata, kind, permanentId);
   if (change !== undefined) await patchMetadata(writer, templateGvr, template, change, signal);
-}
-
-/** A Karmada object as the Writer's input type (Karmada's interfaces have no index signature). */
-export function asWriteInput(object: object): KubeObjectInput {
-  return object as unknown as KubeObjectInput;
 }

@@ -4,12 +4,11 @@ import {
   Annotations,
   type ClusterPropagationPolicy,
   Labels,
-  type ObjectMeta,
   type PropagationPolicy,
   type StringMap,
 } from '@warmstart/api';
 import { MissingPermanentIdError } from './errors.js';
-import type { MetadataChange } from './metadata-change.js';
+import type { Labelled, MetadataChange } from './metadata-change.js';
 import type { ClaimingPolicy } from './policy-choice.js';
 
 /** Which policy a template (or binding) says claimed it. */
@@ -27,7 +26,7 @@ export type TemplateClaim =
  * annotations and the permanent-id label; it is read first. A ClusterPropagationPolicy claim needs the name
  * annotation and its permanent-id label. A partial claim counts as none: the template is matched afresh.
  */
-export function readClaim(meta: ObjectMeta): TemplateClaim | undefined {
+export function readClaim(meta: Labelled): TemplateClaim | undefined {
   const labels = meta.labels ?? {};
   const annotations = meta.annotations ?? {};
   const ppNamespace = annotations[Annotations.PropagationPolicyNamespace];
@@ -43,7 +42,7 @@ export function readClaim(meta: ObjectMeta): TemplateClaim | undefined {
 }
 
 /** True when another Karmada feature (e.g. MultiClusterService) owns the template: policies leave it alone. */
-export function isClaimedByOtherFeature(meta: ObjectMeta): boolean {
+export function isClaimedByOtherFeature(meta: Labelled): boolean {
   return Boolean(meta.labels?.[Labels.ResourceTemplateClaimedBy]);
 }
 
@@ -124,7 +123,7 @@ export const REMOVE_CLUSTER_PROPAGATION_POLICY_CLAIM: MetadataChange = Object.fr
  * claim is a no-op when its id is already there; otherwise it adds its own claim and strips nothing.
  */
 export function templateClaimChange(
-  templateMeta: ObjectMeta,
+  templateMeta: Labelled,
   claiming: ClaimingPolicy,
 ): MetadataChange | undefined {
   const id = permanentIdOf(claiming);
@@ -152,7 +151,7 @@ export function templateClaimChange(
  * Whether an object still carries exactly the claim being removed (NeedCleanupClaimMetadata): every label in
  * `claimLabels` must be present with the same value. Guards against unclaiming after a new policy took over.
  */
-export function claimStillHeld(meta: ObjectMeta, claimLabels: StringMap): boolean {
+export function claimStillHeld(meta: Labelled, claimLabels: StringMap): boolean {
   const labels = meta.labels ?? {};
   return Object.entries(claimLabels).every(([key, value]) => labels[key] === value);
 }
@@ -162,7 +161,7 @@ export function claimStillHeld(meta: ObjectMeta, claimLabels: StringMap): boolea
  * claim is no longer that policy's (so nothing may be removed).
  */
 export function unclaimChange(
-  meta: ObjectMeta,
+  meta: Labelled,
   kind: ClaimingPolicy['kind'],
   permanentId: string,
 ): MetadataChange | undefined {

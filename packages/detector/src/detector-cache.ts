@@ -44,7 +44,7 @@ export class DetectorCache {
       namespace: gvr.namespaced ? filter.namespace || undefined : undefined,
       labelSelector: filter.labels === undefined ? undefined : { matchLabels: filter.labels },
       signal: this.#signal,
-    })) as unknown as T[];
+    })) as T[];
   }
 
   template(gvr: GroupVersionResource, namespace: string | undefined, name: string) {

@@ -128,8 +128,8 @@ export function policyHandler(options: PolicyHandlerOptions): ResourceEventHandl
       guard(() => {
         const deleting = !old.metadata.deletionTimestamp && Boolean(next.metadata.deletionTimestamp);
         if (old.metadata.generation === next.metadata.generation && !deleting) return;
-        const before = old as unknown as PropagationPolicy;
-        const after = next as unknown as PropagationPolicy;
+        const before = old as PropagationPolicy;
+        const after = next as PropagationPolicy;
         const oldPriority = before.spec?.priority ?? 0;
         const newPriority = after.spec?.priority ?? 0;
         if (peers !== undefined && newPriority < oldPriority) {
@@ -138,7 +138,7 @@ export function policyHandler(options: PolicyHandlerOptions): ResourceEventHandl
             (all) =>
               guard(() => {
                 for (const peer of deprioritizedPeers(oldPriority, newPriority, all))
-                  enqueue(keyOf(peer as unknown as CachedObject));
+                  enqueue(keyOf(peer as CachedObject));
               }),
             (error: unknown) =>
               logger.warn('could not read peers of a deprioritized policy', { error: String(error) }),
@@ -166,7 +166,7 @@ export function bindingHandler(options: BindingHandlerOptions): ResourceEventHan
     name: DETECTOR_HANDLER_NAME,
     onDelete: (o) => {
       try {
-        const binding = deletedObject(o) as unknown as {
+        const binding = deletedObject(o) as {
           metadata: { namespace?: string };
           spec?: { resource?: { apiVersion?: string; kind?: string; namespace?: string; name?: string } };
         };

@@ -2,6 +2,9 @@
 // binding). Keeping "what to add/remove" as data lets a caller log it, test it, or turn it into a patch.
 import type { ObjectMeta, StringMap } from '@warmstart/api';
 
+/** The part of an object's metadata a change touches. */
+export type Labelled = Pick<ObjectMeta, 'labels' | 'annotations'>;
+
 export interface MetadataChange {
   readonly setLabels: StringMap;
   readonly removeLabels: readonly string[];
@@ -36,7 +39,7 @@ function sameMap(a: StringMap | undefined, b: StringMap | undefined): boolean {
 
 /** The labels and annotations after the change; removals apply before additions. */
 export function applyMetadataChange(
-  meta: ObjectMeta,
+  meta: Labelled,
   change: MetadataChange,
 ): { readonly labels: StringMap | undefined; readonly annotations: StringMap | undefined } {
   return {
@@ -46,13 +49,13 @@ export function applyMetadataChange(
 }
 
 /** Whether applying the change would leave the object's labels and annotations as they are. */
-export function changesNothing(meta: ObjectMeta, change: MetadataChange): boolean {
+export function changesNothing(meta: Labelled, change: MetadataChange): boolean {
   const next = applyMetadataChange(meta, change);
   return sameMap(meta.labels, next.labels) && sameMap(meta.annotations, next.annotations);
 }
 
 /** Returns a copy of `meta` with the change applied (absent maps stay absent when they end up empty). */
-export function withMetadataChange<M extends ObjectMeta>(meta: M, change: MetadataChange): M {
+export function withMetadataChange<M extends Partial<ObjectMeta>>(meta: M, change: MetadataChange): M {
   const { labels, annotations } = applyMetadataChange(meta, change);
   const { labels: _l, annotations: _a, ...rest } = meta;
   return {

@@ -1,8 +1,4 @@
-// A MetadataChange as a JSON merge patch (RFC 7386) of just the labels and annotations it touches, so nothing
-// else of a user's object is rewritten. With a resourceVersion the API server applies it only to that version
-// (409 Conflict otherwise): used where a concurrent change must win, e.g. another policy claiming the object.
-import type { ObjectMeta } from '@warmstart/api';
-import type { MetadataChange } from './metadata-change.js';
+import type { Labelled, MetadataChange } from './metadata-change.js';
 
 type MapPatch = Record<string, string | null>;
 
@@ -26,7 +22,7 @@ function mapPatch(
  * nothing would change. `resourceVersion`, when given, makes the patch conditional on it.
  */
 export function metadataMergePatch(
-  meta: ObjectMeta,
+  meta: Labelled,
   change: MetadataChange,
   resourceVersion?: string,
 ): Record<string, unknown> | undefined {

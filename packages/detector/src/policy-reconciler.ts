@@ -116,7 +116,7 @@ export class PolicyReconciler {
       { namespace: metadata.namespace, name: metadata.name ?? '' },
       { type: 'merge', patch },
       { signal },
-    )) as unknown as AnyPolicy;
+    )) as AnyPolicy;
     this.#ctx.logger.info('set the permanent id and finalizer of a policy', {
       policy: describePolicy(c),
       permanentId: updated.metadata.labels?.[label],

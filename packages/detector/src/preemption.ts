@@ -22,7 +22,7 @@ export interface PreemptionInput {
   /** The policy that wants the template (spec.preemption must be Always). */
   readonly preemptor: ClaimingPolicy;
   /** The template's metadata, as the cache holds it. */
-  readonly template: ObjectMeta;
+  readonly template: Partial<ObjectMeta>;
   /**
    * Explicit priority of the policy that holds the claim, when it is of the preemptor's kind. The caller looks
    * it up by the claim's name; when that policy is gone the template's own reconcile drops the stale claim.

@@ -13,7 +13,7 @@ import { buildDesiredBinding } from './binding-builder.js';
 import { bindingMergePatch } from './binding-patch.js';
 import { changesOnlyRecordedVersion, planBindingWrite } from './binding-update.js';
 import { readClaim, templateClaimChange } from './claim.js';
-import { asWriteInput, bindingOf, patchMetadata, unclaimBindingThenTemplate } from './claim-writes.js';
+import { bindingOf, patchMetadata, unclaimBindingThenTemplate } from './claim-writes.js';
 import type { DetectorCache } from './detector-cache.js';
 import type { DetectorContext } from './detector-context.js';
 import {
@@ -164,7 +164,7 @@ export class TemplateReconciler {
         specChanges.settle(key);
         return;
       }
-      if (plan.op === 'create') await writer.create(ref.gvr, asWriteInput(plan.binding), { signal });
+      if (plan.op === 'create') await writer.create(ref.gvr, plan.binding, { signal });
       else if (existing !== undefined)
         await writer.patch(
           ref.gvr,

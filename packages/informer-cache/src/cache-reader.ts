@@ -8,29 +8,28 @@ import type { SharedInformer } from './informer.js';
 import type { Lister, ListOptions } from './lister.js';
 import type { InformerManager } from './manager.js';
 import type { ReaderWaitOutcome } from './metrics.js';
-import type { GroupVersionResource, KubeObject, ObjectKey, WaitOptions } from './types.js';
+import type { GroupVersionResource, KubeObject, ObjectKey, ObjectOf, WaitOptions } from './types.js';
 
 /** What every read takes: the caller's AbortSignal and a deadline for the sync wait. */
 export type ReadOptions = WaitOptions;
 
-/** The read capability controllers get. Implemented by CacheReader and, for benchmarks only, FallbackCacheReader. */
-export interface Reader {
+/**
+ * The read capability controllers get. Implemented by CacheReader and, for benchmarks only, FallbackCacheReader.
+ * The object type comes from the resource: `get(Works, key)` is a `Work` when `Works` is a typed descriptor
+ * (`resource<Work>(...)`), a KubeObject for an untyped GroupVersionResource. `R` narrows which resources may be
+ * read at all: a `Reader<typeof Works | typeof Clusters>` refuses, at compile time, a read of any other typed
+ * resource (a runtime's controller gets one for the resources it registered).
+ */
+export interface Reader<R extends GroupVersionResource = GroupVersionResource> {
   /** The object, or undefined when it does not exist (in the synced cache). */
-  get<T extends KubeObject = KubeObject>(
-    gvr: GroupVersionResource,
-    key: ObjectKey,
-    options?: ReadOptions,
-  ): Promise<T | undefined>;
-  list<T extends KubeObject = KubeObject>(
-    gvr: GroupVersionResource,
-    options?: ListOptions & ReadOptions,
-  ): Promise<T[]>;
-  byIndex<T extends KubeObject = KubeObject>(
-    gvr: GroupVersionResource,
+  get<D extends R>(resource: D, key: ObjectKey, options?: ReadOptions): Promise<ObjectOf<D> | undefined>;
+  list<D extends R>(resource: D, options?: ListOptions & ReadOptions): Promise<ObjectOf<D>[]>;
+  byIndex<D extends R>(
+    resource: D,
     indexName: string,
     value: string,
     options?: ReadOptions,
-  ): Promise<T[]>;
+  ): Promise<ObjectOf<D>[]>;
 }
 
 export interface CacheReaderOptions {
@@ -57,45 +56,45 @@ export class CacheReader implements Reader {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   }
 
-  async get<T extends KubeObject = KubeObject>(
-    gvr: GroupVersionResource,
+  async get<D extends GroupVersionResource>(
+    resource: D,
     key: ObjectKey,
     options: ReadOptions = {},
-  ): Promise<T | undefined> {
-    return (await this.lister<T>(gvr, options)).get(key);
+  ): Promise<ObjectOf<D> | undefined> {
+    return (await this.lister(resource, options)).get(key);
   }
 
-  async list<T extends KubeObject = KubeObject>(
-    gvr: GroupVersionResource,
+  async list<D extends GroupVersionResource>(
+    resource: D,
     options: ListOptions & ReadOptions = {},
-  ): Promise<T[]> {
-    return (await this.lister<T>(gvr, options)).list(options);
+  ): Promise<ObjectOf<D>[]> {
+    return (await this.lister(resource, options)).list(options);
   }
 
-  async byIndex<T extends KubeObject = KubeObject>(
-    gvr: GroupVersionResource,
+  async byIndex<D extends GroupVersionResource>(
+    resource: D,
     indexName: string,
     value: string,
     options: ReadOptions = {},
-  ): Promise<T[]> {
-    return (await this.lister<T>(gvr, options)).byIndex(indexName, value);
+  ): Promise<ObjectOf<D>[]> {
+    return (await this.lister(resource, options)).byIndex(indexName, value);
   }
 
   /** The resource's lister once its informer has synced; synchronous reads from it need no further waits. */
-  async lister<T extends KubeObject = KubeObject>(
-    gvr: GroupVersionResource,
+  async lister<D extends GroupVersionResource>(
+    resource: D,
     options: ReadOptions = {},
-  ): Promise<Lister<T>> {
-    const informer = this.#informer<T>(gvr);
+  ): Promise<Lister<ObjectOf<D>>> {
+    const informer = this.#informer(resource);
     if (!informer.hasSynced) await this.#wait(informer, options);
     return informer.lister;
   }
 
-  #informer<T extends KubeObject>(gvr: GroupVersionResource): SharedInformer<T> {
-    const existing = this.manager.informer<T>(gvr);
+  #informer<D extends GroupVersionResource>(resource: D): SharedInformer<ObjectOf<D>> {
+    const existing = this.manager.informer(resource);
     if (existing !== undefined) return existing;
-    if (this.mode === 'strict') throw new NotCachedError(gvr, this.manager.cluster);
-    const informer = this.manager.forResource<T>(gvr);
+    if (this.mode === 'strict') throw new NotCachedError(resource, this.manager.cluster);
+    const informer = this.manager.forResource(resource);
     // A lazily registered informer starts now even if the manager has not been started, or the read could only
     // time out.
     if (!informer.isStarted) informer.start();

@@ -7,7 +7,7 @@ import { collectionPath, gvrToString, objectPath, splitKey, toKey } from './gvr.
 import { toSelector } from './label-selector.js';
 import type { ListOptions } from './lister.js';
 import type { InformerManager } from './manager.js';
-import type { GroupVersionResource, KubeObject, ObjectKey } from './types.js';
+import type { GroupVersionResource, ObjectKey, ObjectOf } from './types.js';
 
 export interface FallbackCacheReaderOptions {
   /** Accounting source of the direct reads; default `fallback-reader`. */
@@ -46,17 +46,17 @@ export class FallbackCacheReader implements Reader {
     return [...this.#counts.values()].map((c) => ({ ...c }));
   }
 
-  async get<T extends KubeObject = KubeObject>(
-    gvr: GroupVersionResource,
+  async get<D extends GroupVersionResource>(
+    gvr: D,
     key: ObjectKey,
     options: ReadOptions = {},
-  ): Promise<T | undefined> {
-    const informer = this.manager.informer<T>(gvr);
+  ): Promise<ObjectOf<D> | undefined> {
+    const informer = this.manager.informer(gvr);
     if (informer?.hasSynced) return informer.lister.get(key);
     const { namespace, name } = splitKey(toKey(key));
     this.#count('get', gvr);
     try {
-      const { body } = await this.manager.transport.request<T>({
+      const { body } = await this.manager.transport.request<ObjectOf<D>>({
         method: 'GET',
         verb: 'get',
         path: objectPath(gvr, gvr.namespaced ? namespace : undefined, name),
@@ -72,15 +72,15 @@ export class FallbackCacheReader implements Reader {
     }
   }
 
-  async list<T extends KubeObject = KubeObject>(
-    gvr: GroupVersionResource,
+  async list<D extends GroupVersionResource>(
+    gvr: D,
     options: ListOptions & ReadOptions = {},
-  ): Promise<T[]> {
-    const informer = this.manager.informer<T>(gvr);
+  ): Promise<ObjectOf<D>[]> {
+    const informer = this.manager.informer(gvr);
     if (informer?.hasSynced) return informer.lister.list(options);
     this.#count('list', gvr);
     const selector = toSelector(options.labelSelector);
-    const { body } = await this.manager.transport.request<{ items?: T[] }>({
+    const { body } = await this.manager.transport.request<{ items?: ObjectOf<D>[] }>({
       method: 'GET',
       verb: 'list',
       path: collectionPath(gvr, options.namespace),
@@ -94,13 +94,13 @@ export class FallbackCacheReader implements Reader {
     return body.items ?? [];
   }
 
-  byIndex<T extends KubeObject = KubeObject>(
-    gvr: GroupVersionResource,
+  byIndex<D extends GroupVersionResource>(
+    gvr: D,
     indexName: string,
     value: string,
     options: ReadOptions = {},
-  ): Promise<T[]> {
-    return this.cacheReader.byIndex<T>(gvr, indexName, value, options);
+  ): Promise<ObjectOf<D>[]> {
+    return this.cacheReader.byIndex(gvr, indexName, value, options);
   }
 
   #count(verb: 'get' | 'list', gvr: GroupVersionResource): void {

@@ -1,15 +1,8 @@
 // Names, URLs and store keys derived from a GroupVersionResource and an object's metadata.
+import { gvrToString } from '@warmstart/meta';
 import type { GroupVersionResource, KubeObject, ObjectKey } from './types.js';
 
-/** `core/v1/pods`, `apps/v1/deployments`: the resource part of gate names, metrics labels and errors. */
-export function gvrToString(gvr: GroupVersionResource): string {
-  return `${gvr.group === '' ? 'core' : gvr.group}/${gvr.version}/${gvr.resource}`;
-}
-
-/** `v1` for the core group, else `group/version`. */
-export function apiVersionOf(gvr: GroupVersionResource): string {
-  return gvr.group === '' ? gvr.version : `${gvr.group}/${gvr.version}`;
-}
+export { apiVersionOf, gvrToString } from '@warmstart/meta';
 
 function prefix(gvr: GroupVersionResource): string {
   return gvr.group === '' ? `/api/${gvr.version}` : `/apis/${gvr.group}/${gvr.version}`;

@@ -1,6 +1,7 @@
 // @warmstart/informer-cache: informers whose reads wait for cache sync instead of calling the API server.
 // This file is the package's whole public surface.
 
+export { resource } from '@warmstart/meta';
 export type { RequestCount, RequestFilter } from './accounting.js';
 export { RequestAccounting } from './accounting.js';
 export type { BackoffOptions } from './backoff.js';
@@ -107,7 +108,9 @@ export type {
   KubeStatus,
   ObjectKey,
   ObjectMeta,
+  ObjectOf,
   OwnerReference,
+  Resource,
   WaitOptions,
 } from './types.js';
 export type { DeleteOptions, JsonPatchOperation, Patch, WriteOptions, WriterOptions } from './writer.js';

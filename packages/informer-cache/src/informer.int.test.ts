@@ -81,7 +81,7 @@ describe.skipIf(!kubeconfigPath)('informer-cache against a real kube-apiserver',
         const reader = new CacheReader(manager);
         expect(await reader.list(configmaps, { namespace: ns })).toHaveLength(30);
         expect(await reader.list(configmaps, { labelSelector: 'app=even' })).toHaveLength(15);
-        const cm0 = await reader.get<KubeObject>(configmaps, `${ns}/cm-0`);
+        const cm0 = await reader.get(configmaps, `${ns}/cm-0`);
         expect(cm0?.metadata.managedFields).toBeUndefined();
         expect(Object.isFrozen(cm0)).toBe(true);
 

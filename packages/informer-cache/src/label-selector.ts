@@ -1,7 +1,10 @@
 // Label selectors with apimachinery's grammar, validation and semantics: the string form (`a=b,c in (x,y),!d`),
 // the structured metav1.LabelSelector and node/field selector requirements (Gt, Lt), all compiled to a
 // Selector that matches a label map. The one label-selector module of warmstart.
+import type { LabelSelector, LabelSelectorRequirement } from '@warmstart/meta';
 import { InvalidLabelSelectorError, InvalidSelectorError } from './errors.js';
+
+export type { LabelSelector } from '@warmstart/meta';
 
 export type SelectorOperator = 'exists' | 'doesNotExist' | '=' | '!=' | 'in' | 'notin' | '>' | '<';
 
@@ -26,18 +29,9 @@ export interface Selector {
 /**
  * One structured requirement as specs carry it: metav1.LabelSelectorRequirement (In, NotIn, Exists,
  * DoesNotExist) or a NodeSelectorRequirement (also Gt, Lt). The operator is a string because specs are user input.
+ * The type is @warmstart/meta's, by the name this module has always used.
  */
-export interface SelectorRequirement {
-  readonly key: string;
-  readonly operator: string;
-  readonly values?: readonly string[] | undefined;
-}
-
-/** metav1.LabelSelector, as it appears in specs (Deployment.spec.selector, PropagationPolicy resourceSelectors). */
-export interface LabelSelector {
-  readonly matchLabels?: Readonly<Record<string, string>> | undefined;
-  readonly matchExpressions?: readonly SelectorRequirement[] | undefined;
-}
+export type SelectorRequirement = LabelSelectorRequirement;
 
 function validateKey(source: string, key: string): void {
   const problems = labelKeyProblems(key);

@@ -11,7 +11,7 @@ import type { Lister } from './lister.js';
 import type { CacheMetrics, Logger } from './metrics.js';
 import type { IndexFunc } from './store.js';
 import { ApiTransport, type ApiTransportOptions } from './transport.js';
-import type { GroupVersionResource, KubeObject, WaitOptions } from './types.js';
+import type { GroupVersionResource, KubeObject, ObjectOf, WaitOptions } from './types.js';
 
 /** Options every informer of a manager gets, unless forResource overrides them. */
 export type InformerDefaults = Omit<InformerOptions, 'indexers' | 'metrics' | 'logger'>;
@@ -68,8 +68,8 @@ export class InformerManager {
    * Registers the informer of a resource (once; later calls return the same informer) and adds the handler if
    * given and not already there. An informer registered after start() starts at once.
    */
-  forResource<T extends KubeObject = KubeObject>(
-    gvr: GroupVersionResource,
+  forResource<D extends GroupVersionResource, T extends KubeObject = ObjectOf<D>>(
+    gvr: D,
     handler?: ResourceEventHandler<T>,
     options: ForResourceOptions<T> = {},
   ): SharedInformer<T> {
@@ -83,6 +83,8 @@ export class InformerManager {
         metrics: this.#options.metrics,
         logger: this.#options.logger,
       });
+      // One map holds informers of every object type (TypeScript has no existential types); each is read back
+      // through its resource's descriptor, which restores its T (informer() below).
       this.#informers.set(id, informer as unknown as SharedInformer);
       if (this.#started) informer.start(this.#signal);
     } else {
@@ -98,8 +100,8 @@ export class InformerManager {
   }
 
   /** The informer of a resource, if registered. */
-  informer<T extends KubeObject = KubeObject>(gvr: GroupVersionResource): SharedInformer<T> | undefined {
-    return this.#informers.get(gvrToString(gvr)) as SharedInformer<T> | undefined;
+  informer<D extends GroupVersionResource>(gvr: D): SharedInformer<ObjectOf<D>> | undefined {
+    return this.#informers.get(gvrToString(gvr)) as SharedInformer<ObjectOf<D>> | undefined;
   }
 
   isRegistered(gvr: GroupVersionResource): boolean {
@@ -107,8 +109,8 @@ export class InformerManager {
   }
 
   /** The lister of a registered resource. Throws NotCachedError for a resource with no informer. */
-  lister<T extends KubeObject = KubeObject>(gvr: GroupVersionResource): Lister<T> {
-    const informer = this.informer<T>(gvr);
+  lister<D extends GroupVersionResource>(gvr: D): Lister<ObjectOf<D>> {
+    const informer = this.informer(gvr);
     if (informer === undefined) throw new NotCachedError(gvr, this.cluster);
     return informer.lister;
   }
@@ -141,11 +143,11 @@ export class InformerManager {
   }
 
   /** Whether the handler (by reference, or by name when it has one) is registered for the resource. */
-  isHandlerExist<T extends KubeObject>(
-    gvr: GroupVersionResource,
-    handler: ResourceEventHandler<T> | string,
+  isHandlerExist<D extends GroupVersionResource>(
+    gvr: D,
+    handler: ResourceEventHandler<ObjectOf<D>> | string,
   ): boolean {
-    return this.informer<T>(gvr)?.hasHandler(handler) ?? false;
+    return this.informer(gvr)?.hasHandler(handler) ?? false;
   }
 
   informers(): SharedInformer[] {

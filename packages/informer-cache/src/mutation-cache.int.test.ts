@@ -104,7 +104,7 @@ describe.skipIf(!kubeconfigPath)('read-your-writes against a real kube-apiserver
     expect(Number(patched.metadata.resourceVersion)).toBeGreaterThan(
       Number(created.metadata.resourceVersion),
     );
-    expect((await reader.get<KubeObject>(configmaps, `${ns}/made`))?.data).toEqual({ v: '2' });
+    expect((await reader.get(configmaps, `${ns}/made`))?.data).toEqual({ v: '2' });
     expect(await reader.list(configmaps, { labelSelector: 'app=a' })).toEqual([]);
     expect((await reader.list(configmaps, { labelSelector: 'app=b' })).map((o) => o.metadata.name)).toEqual([
       'made',

@@ -201,7 +201,7 @@ export class MutationCache {
       if (!newer(entry.rv, watermark(informer))) return true;
       return stored !== undefined && !newer(entry.rv, stored.metadata.resourceVersion);
     }
-    if (stored !== undefined) return newer(stored.metadata.resourceVersion, entry.rv);
+    if (stored !== undefined) return newer(stored.metadata.resourceVersion ?? '', entry.rv);
     return !newer(entry.rv, watermark(informer));
   }
 

@@ -370,6 +370,7 @@ describe('Reflector errors', () => {
       version: 'v1',
       resource: 'widgets',
       namespaced: true,
+      kind: 'Widget',
     };
     const done = new Reflector(
       { gvr: crd, transport, backoff: { initialMs: 5 } },

@@ -419,7 +419,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
             this.#observer.onEvent(
               event.type === 'DELETED' ? { type: 'delete', object } : { type: 'apply', object },
             );
-            this.#lastRv = object.metadata.resourceVersion;
+            this.#lastRv = object.metadata.resourceVersion ?? this.#lastRv;
             return;
           }
           case 'BOOKMARK': {

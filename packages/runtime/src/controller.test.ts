@@ -1,25 +1,38 @@
-import { ApiTransport, type GroupVersionResource, Writer } from '@warmstart/informer-cache';
+import {
+  ApiTransport,
+  type GroupVersionResource,
+  InformerManager,
+  type KubeObject,
+  resource,
+  Writer,
+} from '@warmstart/informer-cache';
 import { FakeApiServer, until } from '@warmstart/informer-cache/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { fencedWriter, NotLeaderError } from './clients.js';
 import { Controller, type ReconcileContext } from './controller.js';
 import { Manager } from './manager.js';
 import type { ControllerMetricsProvider, ReconcileResultLabel } from './metrics.js';
 
-const ConfigMaps: GroupVersionResource = {
+interface ConfigMap extends KubeObject {
+  readonly data?: Readonly<Record<string, string>>;
+}
+const ConfigMaps = resource<ConfigMap>({
   group: '',
   version: 'v1',
   resource: 'configmaps',
   namespaced: true,
   kind: 'ConfigMap',
-};
-const Secrets: GroupVersionResource = {
+});
+interface Secret extends KubeObject {
+  readonly kind: 'Secret';
+}
+const Secrets = resource<Secret>({
   group: '',
   version: 'v1',
   resource: 'secrets',
   namespaced: true,
   kind: 'Secret',
-};
+});
 
 /** Counts controller_runtime_reconcile_total by result. */
 function countingMetrics(): { provider: ControllerMetricsProvider; totals: Map<string, number> } {
@@ -189,6 +202,80 @@ describe('Controller', () => {
     await until(() => seen.includes('ns/q'), 5_000, 'the second add');
     expect(seen).toEqual(['ns/p', 'ns/q']);
     expect(await ctx?.reader.get(ConfigMaps, 'ns/q')).toBeDefined();
+  });
+});
+
+describe('watches on another cluster', () => {
+  it('maps events of a member cluster informer, tombstones unwrapped, and removes its handler on stop', async () => {
+    const host = await FakeApiServer.start();
+    const member = await FakeApiServer.start();
+    host.addResource(ConfigMaps);
+    member.addResource(Secrets);
+    const stop = new AbortController();
+    const manager = new Manager({ transport: new ApiTransport(host.endpoint()) });
+    const members = new InformerManager({
+      transport: new ApiTransport({ ...member.endpoint(), name: 'member' }),
+    });
+    const secrets = members.forResource(Secrets);
+    const seen: string[] = [];
+    const controller = new Controller(manager, { name: 'drift' })
+      .for(ConfigMaps)
+      .watches(secrets, (s) => s.metadata.labels?.work, { predicates: { create: (_o, initial) => !initial } })
+      .reconcile((key) => {
+        seen.push(key);
+      });
+    members.start(stop.signal);
+    const running = manager.run(stop.signal);
+    await secrets.waitForSync({ timeoutMs: 5_000 });
+    member.create(Secrets, { metadata: { name: 's', namespace: 'ns', labels: { work: 'es/w1' } } });
+    await until(() => seen.includes('es/w1'), 5_000, 'a member add mapped to its Work');
+    // An update that drops the label maps through the old object: the Work must hear of it.
+    seen.length = 0;
+    member.update(Secrets, { metadata: { name: 's', namespace: 'ns', labels: {} } });
+    await until(() => seen.includes('es/w1'), 5_000, 'an update out of the mapping');
+    // A delete the member's informer only sees on relist is a tombstone; the map gets its last state.
+    member.create(Secrets, { metadata: { name: 't', namespace: 'ns', labels: { work: 'es/w2' } } });
+    await until(() => secrets.store.get('ns/t') !== undefined, 5_000, 'the member cache has t');
+    await member.waitForWatch(Secrets);
+    seen.length = 0;
+    member.stallWatches();
+    member.remove(Secrets, 'ns/t');
+    member.compact();
+    member.closeWatches();
+    await until(() => seen.includes('es/w2'), 5_000, 'the tombstone mapped to its Work');
+    expect(secrets.hasHandler('drift')).toBe(true);
+    stop.abort();
+    await running;
+    expect(secrets.hasHandler('drift')).toBe(false);
+    expect(controller.status().lastError).toBeUndefined();
+    await members.stop();
+    await host.close();
+    await member.close();
+  });
+});
+
+describe('typed reads', () => {
+  it('types a read by its descriptor and refuses resources the controller did not register', () => {
+    // Compile-time only: the function is never called.
+    const build = (manager: Manager) =>
+      new Controller(manager, { name: 'typed' })
+        .for(ConfigMaps)
+        .reads(Secrets)
+        .reconcile(async (key, { reader }) => {
+          const cm = await reader.get(ConfigMaps, key);
+          expectTypeOf(cm).toEqualTypeOf<ConfigMap | undefined>();
+          expectTypeOf(await reader.list(Secrets)).toEqualTypeOf<Secret[]>();
+          const Leases = resource<KubeObject & { readonly kind: 'Lease'; readonly spec?: unknown }>({
+            group: 'coordination.k8s.io',
+            version: 'v1',
+            resource: 'leases',
+            namespaced: true,
+            kind: 'Lease',
+          });
+          // @ts-expect-error Leases is not registered by this controller: NotCachedError, caught at compile time.
+          await reader.get(Leases, key);
+        });
+    expect(typeof build).toBe('function');
   });
 });
 

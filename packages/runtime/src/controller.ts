@@ -6,11 +6,12 @@ import {
   deletedObject,
   type ForResourceOptions,
   type GroupVersionResource,
-  gvrToString,
   type KubeObject,
   type Logger,
+  type ObjectOf,
   type Reader,
   type ResourceEventHandler,
+  SharedInformer,
   toKey,
 } from '@warmstart/informer-cache';
 import { LOW_PRIORITY, type RateLimiter, runWorkers, WorkQueue } from '@warmstart/workqueue';
@@ -29,12 +30,15 @@ export interface ReconcileResult {
   readonly requeue?: boolean | undefined;
 }
 
-/** What a reconcile gets besides its key. */
-export interface ReconcileContext {
+/**
+ * What a reconcile gets besides its key. `R` is the resources the reader may read: every resource, or, for a
+ * reconcile given after `for` / `owns` / `watches` / `reads`, exactly the ones the controller registered.
+ */
+export interface ReconcileContext<R extends GroupVersionResource = GroupVersionResource> {
   /** Aborts when the controller's stop deadline passes (or the manager stops): pass it to every read and write. */
   readonly signal: AbortSignal;
   /** Cache reads only; a read of an informer not yet synced waits for it (and is counted in status()). */
-  readonly reader: Reader;
+  readonly reader: Reader<R>;
   /** Writes only, refused while this process is not the leader. */
   readonly writer: WriteClient;
   readonly log: Logger;
@@ -42,9 +46,9 @@ export interface ReconcileContext {
   readonly retries: number;
 }
 
-export type Reconciler = (
+export type Reconciler<R extends GroupVersionResource = GroupVersionResource> = (
   key: string,
-  context: ReconcileContext,
+  context: ReconcileContext<R>,
 ) => Promise<ReconcileResult | undefined> | Promise<void> | ReconcileResult | undefined | void;
 
 /** What to do with a key whose reconcile failed (kube-rs' error_policy). */
@@ -66,7 +70,10 @@ export interface Predicates<T extends KubeObject = KubeObject> {
   delete?(object: Readonly<T>): boolean;
 }
 
-/** Turns an object into the keys to reconcile. */
+/**
+ * Turns an object into the keys to reconcile. An update enqueues the new object's keys, or the old object's
+ * when the new one maps to none (the change took it out of the mapping: a label removed).
+ */
 export type MapFunc<T extends KubeObject = KubeObject> = (
   object: Readonly<T>,
 ) => Iterable<string> | string | undefined;
@@ -119,10 +126,20 @@ export interface ControllerStatus {
 
 type State = 'building' | 'started' | 'stopped';
 
+interface Registered {
+  readonly source: SharedInformer;
+  readonly handler: ResourceEventHandler;
+}
+
 /** Thrown inside the runtime only: a reconcile asked for a rate-limited requeue without failing. */
 class RequeueRequest extends Error {}
 
-export class Controller implements Runnable {
+/**
+ * `R` is the set of host resources the controller registered, so far: a reconcile given with `.reconcile()`
+ * after them may read those and no others (a read of any other typed resource does not compile). A reconcile
+ * given in the constructor's options reads any resource.
+ */
+export class Controller<R extends GroupVersionResource = never> implements Runnable {
   readonly name: string;
   /** The controller's queue; keys may be added from anywhere (a timer, another informer's handler). */
   readonly queue: WorkQueue;
@@ -135,7 +152,7 @@ export class Controller implements Runnable {
   readonly #concurrency: number;
   readonly #errorPolicy: ErrorPolicy;
   readonly #metrics: ControllerMetrics;
-  readonly #handlers: { gvr: GroupVersionResource; handler: ResourceEventHandler }[] = [];
+  readonly #handlers: Registered[] = [];
   readonly #closing = new AbortController();
   readonly #hard = new AbortController();
   #forResource: GroupVersionResource | undefined;
@@ -172,36 +189,54 @@ export class Controller implements Runnable {
   }
 
   /** The resource this controller reconciles: each object's key (or `options.map`'s keys) is enqueued. */
-  for<T extends KubeObject = KubeObject>(resource: GroupVersionResource, options: ForOptions<T> = {}): this {
+  for<D extends GroupVersionResource>(resource: D, options?: ForOptions<ObjectOf<D>>): Controller<R | D>;
+  for(resource: GroupVersionResource, options: ForOptions = {}): Controller<R | GroupVersionResource> {
     if (this.#forResource) {
       throw new ControllerStateError(
         `controller ${this.name}: for() was called twice; a controller reconciles one resource`,
       );
     }
     this.#forResource = resource;
-    return this.#watch(resource, options.map ?? ((o: Readonly<T>) => toKey(o.metadata)), options);
+    this.#watch(this.#informer(resource, options), options.map ?? ((o) => toKey(o.metadata)), options);
+    return this;
   }
 
   /**
    * A resource this controller creates: an object enqueues the key of its controlling owner of the `for`
    * resource's kind (ownerReferences with controller: true).
    */
-  owns<T extends KubeObject = KubeObject>(
-    resource: GroupVersionResource,
-    options: WatchOptions<T> = {},
-  ): this {
+  owns<D extends GroupVersionResource>(resource: D, options?: WatchOptions<ObjectOf<D>>): Controller<R | D>;
+  owns(resource: GroupVersionResource, options: WatchOptions = {}): Controller<R | GroupVersionResource> {
     const owner = this.#forResource;
     if (!owner) throw new ControllerStateError(`controller ${this.name}: call for() before owns()`);
-    return this.#watch(resource, (o: Readonly<T>) => ownerKeys(o, owner), options);
+    this.#watch(this.#informer(resource, options), (o) => ownerKeys(o, owner), options);
+    return this;
   }
 
-  /** Any other resource: `map` turns each changed object into the keys to reconcile. */
-  watches<T extends KubeObject = KubeObject>(
-    resource: GroupVersionResource,
+  /**
+   * Any other source: a resource of this manager's cluster, or an informer of another cluster (a member's);
+   * `map` turns each changed object into the keys to reconcile. The runtime adds the handler, unwraps
+   * tombstones, and removes the handler when the controller stops. May be called while the controller runs (a
+   * member's informer registered when the first object of its kind is applied there).
+   */
+  watches<T extends KubeObject>(
+    source: SharedInformer<T>,
     map: MapFunc<T>,
-    options: WatchOptions<T> = {},
-  ): this {
-    return this.#watch(resource, map, options);
+    options?: WatchOptions<T>,
+  ): Controller<R>;
+  watches<D extends GroupVersionResource>(
+    source: D,
+    map: MapFunc<ObjectOf<D>>,
+    options?: WatchOptions<ObjectOf<D>>,
+  ): Controller<R | D>;
+  watches(
+    source: SharedInformer | GroupVersionResource,
+    map: MapFunc,
+    options: WatchOptions = {},
+  ): Controller<R | GroupVersionResource> {
+    const informer = source instanceof SharedInformer ? source : this.#informer(source, options);
+    this.#watch(informer, map, options);
+    return this;
   }
 
   /**
@@ -209,22 +244,32 @@ export class Controller implements Runnable {
    * priority of their own): `handler` enqueues through `queue` itself. The runtime registers it and removes it
    * when the controller stops. Keep it short and make it not throw, as any informer handler.
    */
-  watchesRaw<T extends KubeObject = KubeObject>(
+  watchesRaw<D extends GroupVersionResource>(
+    resource: D,
+    handler: ResourceEventHandler<ObjectOf<D>>,
+    options?: ForResourceOptions<ObjectOf<D>>,
+  ): Controller<R | D>;
+  watchesRaw(
     resource: GroupVersionResource,
-    handler: ResourceEventHandler<T>,
-    options: ForResourceOptions<T> = {},
-  ): this {
-    const named: ResourceEventHandler<T> = handler.name
-      ? handler
-      : { ...handler, name: this.#handlerName(resource) };
-    this.#host.informers.forResource(resource, named, options);
-    // The manager's informers hold handlers of any object type; T only narrows what the handler sees.
-    this.#handlers.push({ gvr: resource, handler: named as ResourceEventHandler });
+    handler: ResourceEventHandler,
+    options: ForResourceOptions = {},
+  ): Controller<R | GroupVersionResource> {
+    const informer = this.#informer(resource, options);
+    this.#register(informer, handler.name ? handler : { ...handler, name: this.#handlerName(informer) });
+    return this;
+  }
+
+  /**
+   * Resources the reconcile reads but no event of which needs a reconcile: their informers are registered
+   * (so the reads are served from a cache, and /readyz waits for it) and the typed reader admits them.
+   */
+  reads<D extends readonly GroupVersionResource[]>(...resources: D): Controller<R | D[number]> {
+    for (const resource of resources) this.#host.informers.forResource(resource);
     return this;
   }
 
   /** The reconcile function. Required before the manager starts the controller. */
-  reconcile(reconciler: Reconciler): this {
+  reconcile(reconciler: Reconciler<R>): this {
     this.#reconciler = reconciler;
     return this;
   }
@@ -275,9 +320,7 @@ export class Controller implements Runnable {
     this.#state = 'stopped';
     this.queue.shutDown();
     this.#closing.abort(new ControllerStateError(`controller ${this.name} is stopping`));
-    for (const { gvr, handler } of this.#handlers.splice(0)) {
-      this.#host.informers.informer(gvr)?.removeEventHandler(handler);
-    }
+    for (const { source, handler } of this.#handlers.splice(0)) source.removeEventHandler(handler);
     const onDeadline = (): void => this.#hard.abort(deadline.reason);
     if (deadline.aborted) onDeadline();
     else deadline.addEventListener('abort', onDeadline, { once: true });
@@ -302,14 +345,19 @@ export class Controller implements Runnable {
     };
   }
 
-  #watch<T extends KubeObject>(
-    resource: GroupVersionResource,
-    map: MapFunc<T>,
-    options: WatchOptions<T>,
-  ): this {
-    const { predicates: p, lowPriority, ...informerOptions } = options;
-    const enqueue = (object: Readonly<T>, low: boolean): void => {
+  /** The host's informer of a resource, registered with the indexers and resync period a watch asks for. */
+  #informer(resource: GroupVersionResource, options: ForResourceOptions): SharedInformer {
+    const { predicates: _p, lowPriority: _l, map: _m, ...informerOptions } = options as ForOptions;
+    return this.#host.informers.forResource(resource, undefined, informerOptions);
+  }
+
+  #watch(informer: SharedInformer, map: MapFunc, options: WatchOptions): void {
+    const { predicates: p, lowPriority } = options;
+    const keysOf = (object: Readonly<KubeObject>): Iterable<string> | string | undefined => {
       const keys = map(object);
+      return keys === undefined || (Array.isArray(keys) && keys.length === 0) ? undefined : keys;
+    };
+    const enqueue = (keys: Iterable<string> | string | undefined, low: boolean): void => {
       if (keys === undefined) return;
       if (typeof keys === 'string') {
         this.enqueue(keys, low);
@@ -319,32 +367,32 @@ export class Controller implements Runnable {
         for (const key of keys) this.enqueue(key, low);
       }
     };
-    const handler: ResourceEventHandler<T> = {
-      name: this.#handlerName(resource),
+    this.#register(informer, {
+      name: this.#handlerName(informer),
       onAdd: (object, initial) => {
         if (p?.create && !p.create(object, initial)) return;
-        enqueue(object, initial || lowPriority === true);
+        enqueue(keysOf(object), initial || lowPriority === true);
       },
       onUpdate: (oldObject, newObject) => {
         if (p?.update && !p.update(oldObject, newObject)) return;
-        enqueue(newObject, lowPriority === true);
+        enqueue(keysOf(newObject) ?? keysOf(oldObject), lowPriority === true);
       },
       onDelete: (deleted) => {
         const object = deletedObject(deleted);
         if (p?.delete && !p.delete(object)) return;
-        enqueue(object, lowPriority === true);
+        enqueue(keysOf(object), lowPriority === true);
       },
-    };
-    this.#host.informers.forResource(resource, handler, informerOptions);
-    // The manager's informers hold handlers of any object type; T only narrows what the map function sees.
-    this.#handlers.push({ gvr: resource, handler: handler as ResourceEventHandler });
-    return this;
+    });
+  }
+
+  #register(informer: SharedInformer, handler: ResourceEventHandler): void {
+    informer.addEventHandler(handler);
+    this.#handlers.push({ source: informer, handler });
   }
 
   /** The controller's name; `name#2`, ... for a second handler of the same controller on one informer. */
-  #handlerName(resource: GroupVersionResource): string {
-    const id = gvrToString(resource);
-    const same = this.#handlers.filter((h) => gvrToString(h.gvr) === id).length;
+  #handlerName(informer: SharedInformer): string {
+    const same = this.#handlers.filter((h) => h.source === informer).length;
     return same === 0 ? this.name : `${this.name}#${same + 1}`;
   }
 

@@ -1,15 +1,23 @@
 // Backs leader election with an informer on the one Lease (namespace + field selector) and the write-only
 // client: the Lease is watched, never fetched, so leader election adds no direct reads either.
-import type { InformerManager, KubeObject, KubeObjectInput, Writer } from '@warmstart/informer-cache';
+import {
+  type InformerManager,
+  type KubeObject,
+  type KubeObjectInput,
+  resource,
+  type Writer,
+} from '@warmstart/informer-cache';
 import type { Lease, LeaseClient } from '@warmstart/leader-election';
 
-export const LEASES = {
+type CachedLease = Lease & KubeObject;
+
+export const LEASES = resource<CachedLease>({
   group: 'coordination.k8s.io',
   version: 'v1',
   resource: 'leases',
   namespaced: true,
   kind: 'Lease',
-} as const;
+});
 
 /** The Writer's input for a Lease: the same fields, with absent optional ones left out rather than undefined. */
 function leaseInput(lease: Lease): KubeObjectInput {
@@ -27,15 +35,13 @@ function leaseInput(lease: Lease): KubeObjectInput {
   };
 }
 
-type CachedLease = Lease & KubeObject;
-
 export function informerLeaseClient(
   manager: InformerManager,
   writer: Pick<Writer, 'create' | 'update'>,
   namespace: string,
   name: string,
 ): LeaseClient {
-  const informer = manager.forResource<CachedLease>(LEASES, undefined, {
+  const informer = manager.forResource(LEASES, undefined, {
     namespace,
     fieldSelector: `metadata.name=${name}`,
   });

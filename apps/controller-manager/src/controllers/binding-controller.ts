@@ -5,7 +5,7 @@
 // a Warning Event SyncWorkFailed on the binding and on its template, besides the log line and the retry.
 import { randomUUID } from 'node:crypto';
 import { KarmadaResources, type Work } from '@warmstart/api';
-import type { GroupVersionResource, KubeObject, KubeObjectInput, Reader } from '@warmstart/informer-cache';
+import type { GroupVersionResource, KubeObject, Reader } from '@warmstart/informer-cache';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { type EventSubject, eventSink } from '../events.js';
@@ -67,8 +67,8 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
 
   async function reconcile(reader: Reader, key: string, signal: AbortSignal): Promise<void> {
     const { gvr, namespace, name } = parseBindingKey(key);
-    const binding = await reader.get<AnyBinding>(gvr, { namespace, name }, { signal });
-    const existing = await reader.byIndex<Work & KubeObject>(KarmadaResources.Work, WORKS_BY_BINDING, key, {
+    const binding = await reader.get(gvr, { namespace, name }, { signal });
+    const existing = await reader.byIndex(KarmadaResources.Work, WORKS_BY_BINDING, key, {
       signal,
     });
     if (!binding || binding.metadata.deletionTimestamp) {
@@ -123,11 +123,9 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
         (w) => w.metadata.namespace === work.metadata.namespace && w.metadata.name === work.metadata.name,
       );
       if (!current) {
-        await writer
-          .create(KarmadaResources.Work, work as unknown as KubeObjectInput, { signal })
-          .catch((error: { code?: number }) => {
-            if (error.code !== 409) throw error;
-          });
+        await writer.create(KarmadaResources.Work, work, { signal }).catch((error: { code?: number }) => {
+          if (error.code !== 409) throw error;
+        });
       } else if (workNeedsUpdate(current, work)) {
         await writer.patch(
           KarmadaResources.Work,

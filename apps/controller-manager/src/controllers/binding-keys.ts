@@ -5,9 +5,13 @@ import {
   KarmadaResources,
   type ResourceBinding,
 } from '@warmstart/api';
-import type { GroupVersionResource, KubeObject } from '@warmstart/informer-cache';
+import type { KubeObject } from '@warmstart/informer-cache';
 
-export type AnyBinding = (ResourceBinding | ClusterResourceBinding) & KubeObject;
+export type AnyBinding = ResourceBinding | ClusterResourceBinding;
+/** The descriptor of either binding kind: a read of it is an AnyBinding. */
+export type BindingResource =
+  | typeof KarmadaResources.ResourceBinding
+  | typeof KarmadaResources.ClusterResourceBinding;
 
 /** `rb:<namespace>/<name>` or `crb:<name>`. */
 export function bindingKey(o: Readonly<KubeObject>): string {
@@ -17,7 +21,7 @@ export function bindingKey(o: Readonly<KubeObject>): string {
 }
 
 export function parseBindingKey(key: string): {
-  gvr: GroupVersionResource;
+  gvr: BindingResource;
   namespace: string | undefined;
   name: string;
 } {

@@ -42,7 +42,7 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
   const build = (
     name: string,
     concurrency: number,
-    resource: GroupVersionResource,
+    resource: typeof KarmadaResources.ResourceBinding | typeof KarmadaResources.ClusterResourceBinding,
     prefix: 'rb:' | 'crb:',
   ): Controller => {
     const controller: Controller = new Controller(ctx.manager, {
@@ -51,18 +51,11 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
       source: BINDING_STATUS_CONTROLLER,
       reconcile: async (key, { signal }) => {
         const { gvr, namespace, name: bindingName } = parseBindingKey(key);
-        const binding = await controller.reader.get<AnyBinding>(
-          gvr,
-          { namespace, name: bindingName },
-          { signal },
-        );
+        const binding = await controller.reader.get(gvr, { namespace, name: bindingName }, { signal });
         if (!binding || binding.metadata.deletionTimestamp) return;
-        const works = await controller.reader.byIndex<Work & KubeObject>(
-          KarmadaResources.Work,
-          WORKS_BY_BINDING,
-          key,
-          { signal },
-        );
+        const works = await controller.reader.byIndex(KarmadaResources.Work, WORKS_BY_BINDING, key, {
+          signal,
+        });
         const subject: EventSubject = { ...binding, apiVersion: 'work.karmada.io/v1alpha2', kind: gvr.kind };
         let items: ReturnType<typeof assembleWorkStatus>;
         try {
@@ -101,7 +94,7 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
       },
     });
     return controller
-      .for<AnyBinding>(resource, {
+      .for(resource, {
         map: bindingKey,
         predicates: {
           create: scheduled,
@@ -131,11 +124,7 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
     if (!aggregatesStatus(ref.apiVersion, ref.kind)) return;
     const gvr = templateResource(ref.apiVersion, ref.kind);
     if (!gvr) return; // no informer caches the kind: the detector does not propagate it
-    const template = await reader.get<UnstructuredObject & KubeObject>(
-      gvr,
-      { namespace: ref.namespace, name: ref.name },
-      { signal },
-    );
+    const template = await reader.get(gvr, { namespace: ref.namespace, name: ref.name }, { signal });
     // Gone: the garbage collector removes the binding next.
     if (!template) return;
     let next: ReturnType<typeof aggregateDeploymentStatus>;

@@ -20,7 +20,7 @@ function asCluster(value: unknown): Cluster {
   return {
     apiVersion: 'cluster.karmada.io/v1alpha1',
     kind: 'Cluster',
-    metadata: c.metadata ?? {},
+    metadata: c.metadata ?? { name: '' },
     spec: {
       syncMode: 'Push',
       ...(provider ? { provider } : {}),

@@ -13,7 +13,7 @@ import {
   KarmadaResources,
   Namespaces,
 } from '@warmstart/api';
-import type { KubeObject } from '@warmstart/informer-cache';
+import { type KubeObject, resource } from '@warmstart/informer-cache';
 import { Controller, type ReconcileResult } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { eventSink } from '../events.js';
@@ -24,6 +24,8 @@ import { bindingTargets, planClusterRemoval } from './cluster-removal.js';
 import { type ConditionDraft, conditionChanged, findCondition, setCondition } from './conditions.js';
 
 interface SecretObject extends KubeObject, SecretData {}
+/** Secrets, typed: a Cluster's credentials. */
+const Secrets = resource<SecretObject>(BuiltinResources.Secret);
 
 export const CLUSTER_CONTROLLER = 'cluster';
 /** How long a Cluster's removal may take before the step it waits on is reported as stuck. */
@@ -49,7 +51,7 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
     name: CLUSTER_CONTROLLER,
     concurrency: options.concurrentClusterSyncs,
     reconcile: async (name, { signal }): Promise<ReconcileResult> => {
-      const cluster = await reader.get<CachedCluster>(KarmadaResources.Cluster, name, { signal });
+      const cluster = await reader.get(KarmadaResources.Cluster, name, { signal });
       if (!cluster) {
         await members.remove(name);
         await ctx.metrics.forgetCluster(name);
@@ -151,7 +153,7 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
     const bindings: string[] = [];
     if (!namespace) {
       for (const gvr of [KarmadaResources.ResourceBinding, KarmadaResources.ClusterResourceBinding]) {
-        for (const b of await reader.list<KubeObject & { spec?: { clusters?: { name: string }[] } }>(gvr, {
+        for (const b of await reader.list(gvr, {
           signal,
         }))
           if (bindingTargets(b, name)) bindings.push(bindingKey(b));
@@ -216,11 +218,7 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
     });
     const ref = clusterSecretRef(cluster);
     const secret = ref.ok
-      ? await reader.get<SecretObject>(
-          BuiltinResources.Secret,
-          { namespace: ref.namespace, name: ref.name },
-          { signal },
-        )
+      ? await reader.get(Secrets, { namespace: ref.namespace, name: ref.name }, { signal })
       : undefined;
     const access = clusterAccess(cluster, secret);
     if (!access.ok) {
@@ -273,7 +271,7 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
     );
   function clustersUsing(secret: Readonly<KubeObject>): string[] {
     return host
-      .lister<CachedCluster>(KarmadaResources.Cluster)
+      .lister(KarmadaResources.Cluster)
       .list()
       .filter((c) => {
         const ref = clusterSecretRef(c);

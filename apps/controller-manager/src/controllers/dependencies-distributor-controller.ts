@@ -104,11 +104,11 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
     reconcile: (key, { signal }) => reconcile(key, signal),
   });
   const { reader } = controller;
-  const bindingLister = () => ctx.host.lister<Binding>(KarmadaResources.ResourceBinding);
+  const bindingLister = () => ctx.host.lister(KarmadaResources.ResourceBinding);
 
   // The independent binding itself; an attached binding deleted behind our back requeues the bindings that
   // require it, so it is made again.
-  controller.for<Binding>(KarmadaResources.ResourceBinding, {
+  controller.for(KarmadaResources.ResourceBinding, {
     map: (b) => {
       const keys = isIndependent(b) ? [keyOf(b.metadata.namespace ?? '', b.metadata.name ?? '')] : [];
       for (const s of b.spec.requiredBy ?? []) keys.push(keyOf(s.namespace ?? '', s.name));
@@ -183,11 +183,7 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
     const slash = key.indexOf('/');
     const namespace = key.slice(0, slash);
     const name = key.slice(slash + 1);
-    const binding = await reader.get<Binding>(
-      KarmadaResources.ResourceBinding,
-      { namespace, name },
-      { signal },
-    );
+    const binding = await reader.get(KarmadaResources.ResourceBinding, { namespace, name }, { signal });
     // Gone (its finalizer removed by someone else) or no longer propagating its dependencies: release them all.
     if (binding?.spec.propagateDeps !== true || binding.metadata.deletionTimestamp) {
       const id = binding?.metadata.labels?.[Labels.ResourceBindingPermanentId] ?? '';
@@ -198,7 +194,7 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
     }
     const r = binding.spec.resource;
     if (!interpretsDependencies(r.apiVersion, r.kind)) return;
-    const template = await reader.get<UnstructuredObject & KubeObject>(
+    const template = await reader.get(
       resourceOf(r.apiVersion, r.kind),
       { namespace: r.namespace, name: r.name },
       { signal },
@@ -310,14 +306,8 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
       if (!d.name && d.labelSelector === undefined) throw new EmptyDependencyError(keyOf(namespace, name));
       const gvr = resourceOf(d.apiVersion, d.kind);
       const objects = d.name
-        ? [
-            await reader.get<UnstructuredObject & KubeObject>(
-              gvr,
-              { namespace: d.namespace, name: d.name },
-              { signal },
-            ),
-          ]
-        : await reader.list<UnstructuredObject & KubeObject>(gvr, {
+        ? [await reader.get(gvr, { namespace: d.namespace, name: d.name }, { signal })]
+        : await reader.list(gvr, {
             ...(d.namespace ? { namespace: d.namespace } : {}),
             labelSelector: d.labelSelector,
             signal,
@@ -336,7 +326,7 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
   ): Promise<boolean> {
     const desired = buildAttachedBinding(independent, object);
     const ref = { namespace: desired.metadata.namespace ?? '', name: desired.metadata.name ?? '' };
-    const existing = await reader.get<Binding>(KarmadaResources.ResourceBinding, ref, { signal });
+    const existing = await reader.get(KarmadaResources.ResourceBinding, ref, { signal });
     const referencing = await referencingBindings(
       [...(existing?.spec.requiredBy ?? []), ...(desired.spec.requiredBy ?? [])],
       signal,
@@ -404,7 +394,7 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
     signal: AbortSignal,
   ): Promise<Binding[]> {
     const label = dependedByLabelKey(namespace, name);
-    return reader.list<Binding>(KarmadaResources.ResourceBinding, {
+    return reader.list(KarmadaResources.ResourceBinding, {
       namespace,
       labelSelector:
         id === undefined
@@ -426,7 +416,7 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
     for (const s of requiredBy) {
       const key = keyOf(s.namespace ?? '', s.name);
       if (out.has(key)) continue;
-      const b = await reader.get<Binding>(
+      const b = await reader.get(
         KarmadaResources.ResourceBinding,
         { namespace: s.namespace, name: s.name },
         { signal },

@@ -5,21 +5,8 @@
 // fields were changed there is repaired (member-drift.ts, with back-off against a member controller that fights
 // back). A manifest already applied at this Work generation, and still matching, is not applied again, so a
 // restart rewrites nothing.
-import {
-  type Cluster,
-  clusterNameFromExecutionNamespace,
-  KarmadaResources,
-  type UnstructuredObject,
-  type Work,
-} from '@warmstart/api';
-import {
-  deletedObject,
-  type GroupVersionResource,
-  type KubeObject,
-  type KubeObjectInput,
-  type Lister,
-  type ResourceEventHandler,
-} from '@warmstart/informer-cache';
+import { clusterNameFromExecutionNamespace, KarmadaResources, type UnstructuredObject } from '@warmstart/api';
+import type { GroupVersionResource, KubeObject, Lister, SharedInformer } from '@warmstart/informer-cache';
 import { Controller, type ReconcileResult } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { eventSink } from '../events.js';
@@ -46,45 +33,34 @@ export const APPLIED_FROM_ANNOTATION = 'warmstart.io/applied-from-work';
 /** Warning Event on a Work whose object a member controller keeps changing back after each repair. */
 export const DRIFT_REPAIR_BACKOFF = 'DriftRepairBackoff';
 
-type CachedWork = Work & KubeObject;
-
 export function executionController(ctx: ManagerContext, members: MemberRegistry): Controller {
   const writer = ctx.manager.writer(EXECUTION_CONTROLLER);
   const emit = eventSink(writer, 'execution-controller', ctx.log);
   const versions = new AppliedVersions();
   const backoff = new DriftBackoff();
   members.onChange((name, member) => {
+    // A replaced or removed member's informers are stopped; its successor's are watched when first used.
+    for (const informer of watchedMembers) if (informer.cluster === name) watchedMembers.delete(informer);
     if (!member) versions.forgetCluster(name);
   });
   // Member-side events of applied objects, Karmada's rules: our own writes (the recorded version) and changes
   // to status only are ignored, and so is everything before a Work's first reconcile recorded a version (the
-  // initial list after a restart); a delete always sends the Work back.
-  const driftHandler = (cluster: string, gvr: GroupVersionResource): ResourceEventHandler<KubeObject> => {
-    const objectKey = (o: Readonly<UnstructuredObject>) =>
-      AppliedVersions.key(gvr, o.metadata.namespace, o.metadata.name ?? '');
-    const changedByOthers = (o: Readonly<UnstructuredObject>): boolean => {
-      const recorded = versions.get(cluster, objectKey(o));
+  // initial list after a restart); a delete always sends the Work back. The runtime watches the member's
+  // informer (deletes found on relist unwrapped there; an update that drops the Work's labels maps through the old object).
+  const watchedMembers = new Set<SharedInformer>();
+  const watchDrift = (cluster: string, gvr: GroupVersionResource, informer: SharedInformer): void => {
+    if (watchedMembers.has(informer)) return;
+    watchedMembers.add(informer);
+    const changedByOthers = (o: Readonly<KubeObject>): boolean => {
+      const recorded = versions.get(cluster, AppliedVersions.key(gvr, o.metadata.namespace, o.metadata.name));
       return recorded !== undefined && recorded.resourceVersion !== o.metadata.resourceVersion;
     };
-    return {
-      name: `${EXECUTION_CONTROLLER}-drift`,
-      onAdd: (o, initial) => {
-        const obj = o as unknown as UnstructuredObject;
-        const work = workKeyOfMemberObject(obj);
-        if (!initial && work && changedByOthers(obj)) controller.enqueue(work);
+    controller.watches(informer, workKeyOfMemberObject, {
+      predicates: {
+        create: (o, initial) => !initial && changedByOthers(o),
+        update: (old, next) => changedByOthers(next) && isRelevantMemberChange(old, next),
       },
-      onUpdate: (old, next) => {
-        const obj = next as unknown as UnstructuredObject;
-        const work =
-          workKeyOfMemberObject(obj) ?? workKeyOfMemberObject(old as unknown as UnstructuredObject);
-        if (work && changedByOthers(obj) && isRelevantMemberChange(old as unknown as UnstructuredObject, obj))
-          controller.enqueue(work);
-      },
-      onDelete: (o) => {
-        const work = workKeyOfMemberObject(deletedObject(o) as unknown as UnstructuredObject);
-        if (work) controller.enqueue(work);
-      },
-    };
+    });
   };
 
   const controller: Controller = new Controller(ctx.manager, {
@@ -92,11 +68,11 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
     concurrency: ctx.options.concurrentWorkSyncs,
     reconcile: async (key, { signal }): Promise<ReconcileResult> => {
       const [namespace, name] = key.split('/') as [string, string];
-      const work = await reader.get<CachedWork>(KarmadaResources.Work, { namespace, name }, { signal });
+      const work = await reader.get(KarmadaResources.Work, { namespace, name }, { signal });
       if (!work) return {};
       const clusterName = clusterNameFromExecutionNamespace(namespace);
       if (!clusterName) return {};
-      const cluster = await reader.get<Cluster & KubeObject>(KarmadaResources.Cluster, clusterName, {
+      const cluster = await reader.get(KarmadaResources.Cluster, clusterName, {
         signal,
       });
       const member = members.get(clusterName);
@@ -110,7 +86,7 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
           try {
             const gvr = await member.mapper.resourceFor(m.group, m.version, m.kind, signal);
             const lister = await member.reader.lister(gvr, { signal });
-            member.informers.forResource(gvr, driftHandler(member.name, gvr));
+            watchDrift(member.name, gvr, member.informers.forResource(gvr));
             listers.set(m.ordinal, { gvr, lister });
           } catch (error) {
             resolveErrors.push({
@@ -247,7 +223,7 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
             ...object.metadata,
             annotations: { ...object.metadata.annotations, [APPLIED_FROM_ANNOTATION]: stamp },
           },
-        } as unknown as KubeObjectInput;
+        };
         try {
           const applied = await member.writer.apply(target.gvr, patch, { signal, force: true });
           const appliedRv = applied?.metadata?.resourceVersion;

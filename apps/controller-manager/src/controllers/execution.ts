@@ -75,7 +75,7 @@ function parseManifest(manifest: unknown, ordinal: number): ManifestParseResult 
       kind,
       ...(namespace !== undefined ? { namespace } : {}),
       name: metadata.name,
-      object: manifest as unknown as UnstructuredObject,
+      object: manifest as UnstructuredObject,
     },
   };
 }

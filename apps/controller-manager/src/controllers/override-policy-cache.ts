@@ -2,7 +2,6 @@
 // the policies and clusters a Work build needs (read from those caches), and which bindings to requeue when a
 // policy changes, as Karmada's binding controller does for OverridePolicy and ClusterOverridePolicy events.
 import {
-  type Cluster,
   type ClusterOverridePolicy,
   KarmadaResources,
   type OverridePolicy,
@@ -30,7 +29,7 @@ export function watchOverridePolicies(
   const selected = (policy: Readonly<AnyOverridePolicy & KubeObject>): string[] => {
     const keys: string[] = [];
     for (const gvr of [KarmadaResources.ResourceBinding, KarmadaResources.ClusterResourceBinding]) {
-      for (const b of host.informer<AnyBinding & KubeObject>(gvr)?.lister.list() ?? []) {
+      for (const b of host.informer(gvr)?.lister.list() ?? []) {
         const key = bindingKey(b);
         if (keep(key) && policyMaySelect(policy, b)) keys.push(key);
       }
@@ -68,17 +67,14 @@ export async function readOverrides(
   namespace: string | undefined,
   signal: AbortSignal,
 ): Promise<WorkOverrides> {
-  const clusterOverridePolicies = await reader.list<ClusterOverridePolicy & KubeObject>(
-    KarmadaResources.ClusterOverridePolicy,
-    { signal },
-  );
+  const clusterOverridePolicies = await reader.list(KarmadaResources.ClusterOverridePolicy, { signal });
   const overridePolicies = namespace
-    ? await reader.list<OverridePolicy & KubeObject>(KarmadaResources.OverridePolicy, { namespace, signal })
+    ? await reader.list(KarmadaResources.OverridePolicy, { namespace, signal })
     : [];
   const clusters =
     clusterOverridePolicies.length + overridePolicies.length === 0
       ? []
-      : await reader.list<Cluster & KubeObject>(KarmadaResources.Cluster, { signal });
+      : await reader.list(KarmadaResources.Cluster, { signal });
   return {
     clusterOverridePolicies,
     overridePolicies,

@@ -1,8 +1,7 @@
 // The scheduler: static placement of ResourceBindings and ClusterResourceBindings onto member clusters,
 // written as spec.clusters (with the applied-placement annotation) and the Scheduled condition. It reads
 // bindings and Clusters from the cache and writes only when the result differs from what is stored.
-import { type Cluster, KarmadaResources } from '@warmstart/api';
-import type { KubeObject } from '@warmstart/informer-cache';
+import { KarmadaResources } from '@warmstart/api';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { eventSink } from '../events.js';
@@ -26,9 +25,9 @@ export function schedulerController(ctx: ManagerContext): Controller {
     concurrency: ctx.options.concurrentResourceBindingSyncs,
     reconcile: async (key, { signal }) => {
       const { gvr, namespace, name } = parseBindingKey(key);
-      const binding = await reader.get<AnyBinding>(gvr, { namespace, name }, { signal });
+      const binding = await reader.get(gvr, { namespace, name }, { signal });
       if (!binding || binding.metadata.deletionTimestamp) return;
-      const clusters = await reader.list<Cluster & KubeObject>(KarmadaResources.Cluster, { signal });
+      const clusters = await reader.list(KarmadaResources.Cluster, { signal });
       if (!schedulingNeeded(binding) && !targetsTerminatingCluster(binding, clusters)) return;
       const result = scheduleBinding(binding, clusters);
       const patch = schedulePatch(binding, result);

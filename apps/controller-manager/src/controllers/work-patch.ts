@@ -23,7 +23,7 @@ export function workMergePatch(existing: Readonly<Work>, desired: Readonly<Work>
     metadata.resourceVersion = existing.metadata.resourceVersion;
   }
   // The desired spec whole, and null for what it no longer sets (a merge patch removes a key set to null).
-  const spec: JsonObject = deepCopy(desired.spec) as unknown as JsonObject;
+  const spec: JsonObject = deepCopy(desired.spec) as JsonObject;
   for (const key of Object.keys(existing.spec ?? {})) if (!Object.hasOwn(spec, key)) spec[key] = null;
   return Object.keys(metadata).length > 0 ? { metadata, spec } : { spec };
 }

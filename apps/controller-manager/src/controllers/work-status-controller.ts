@@ -61,13 +61,13 @@ export function workStatusController(ctx: ManagerContext, members: MemberRegistr
     concurrency: ctx.options.concurrentWorkSyncs,
     reconcile: async (key, { signal }): Promise<ReconcileResult> => {
       const [namespace, name] = key.split('/') as [string, string];
-      const work = await reader.get<CachedWork>(KarmadaResources.Work, { namespace, name }, { signal });
+      const work = await reader.get(KarmadaResources.Work, { namespace, name }, { signal });
       // As Karmada: nothing for a Work being deleted, or one whose manifests are not applied yet (its Applied
       // condition turning True brings it back).
       if (!work || work.metadata.deletionTimestamp || !isApplied(work)) return {};
       const clusterName = clusterNameFromExecutionNamespace(namespace);
       if (!clusterName) return {};
-      const cluster = await reader.get<Cluster & KubeObject>(KarmadaResources.Cluster, clusterName, {
+      const cluster = await reader.get(KarmadaResources.Cluster, clusterName, {
         signal,
       });
       const member = members.get(clusterName);
@@ -111,7 +111,7 @@ export function workStatusController(ctx: ManagerContext, members: MemberRegistr
   });
   const { reader } = controller;
   const key = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
-  controller.for<CachedWork>(KarmadaResources.Work, {
+  controller.for(KarmadaResources.Work, {
     predicates: {
       create: (w) => isApplied(w),
       // Our own manifestStatuses writes come back as updates: only a new spec or a change of Applied matters.

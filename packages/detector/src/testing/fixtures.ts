@@ -120,7 +120,7 @@ export function cpp(
 }
 
 /** Metadata carrying a complete PropagationPolicy claim. */
-export function ppClaimed(meta: ObjectMeta, policy: PropagationPolicy): ObjectMeta {
+export function ppClaimed<M extends Partial<ObjectMeta>>(meta: M, policy: PropagationPolicy): M {
   return {
     ...meta,
     labels: {
@@ -136,7 +136,7 @@ export function ppClaimed(meta: ObjectMeta, policy: PropagationPolicy): ObjectMe
 }
 
 /** Metadata carrying a complete ClusterPropagationPolicy claim. */
-export function cppClaimed(meta: ObjectMeta, policy: ClusterPropagationPolicy): ObjectMeta {
+export function cppClaimed<M extends Partial<ObjectMeta>>(meta: M, policy: ClusterPropagationPolicy): M {
   return {
     ...meta,
     labels: {

@@ -170,7 +170,7 @@ export class FakeApiServer {
   /** Creates an object (assigning uid, resourceVersion, creationTimestamp) and notifies watches. */
   create(gvr: GroupVersionResource, object: FakeObjectInput): KubeObject {
     const state = this.#state(gvr);
-    const stored = this.#stamp(state, object as unknown as KubeObject, undefined);
+    const stored = this.#stamp(state, object as KubeObject, undefined);
     const key = keyOf(stored);
     if (state.objects.has(key)) throw new Error(`fake: ${key} already exists`);
     this.#commit(state, 'ADDED', stored);
@@ -180,10 +180,10 @@ export class FakeApiServer {
   /** Replaces an object (bumping resourceVersion) and notifies watches. */
   update(gvr: GroupVersionResource, object: FakeObjectInput): KubeObject {
     const state = this.#state(gvr);
-    const key = keyOf(object as unknown as KubeObject);
+    const key = keyOf(object as KubeObject);
     const old = state.objects.get(key);
     if (old === undefined) throw new Error(`fake: ${key} does not exist`);
-    const stored = this.#stamp(state, object as unknown as KubeObject, old);
+    const stored = this.#stamp(state, object as KubeObject, old);
     this.#commit(state, 'MODIFIED', stored);
     return stored;
   }
@@ -688,7 +688,7 @@ export class FakeApiServer {
     switch (contentType) {
       case 'application/merge-patch+json':
         if (old === undefined) return notFound(res, state, info);
-        next = mergePatch(old as unknown as Json, patch);
+        next = mergePatch(old as Json, patch);
         break;
       case 'application/strategic-merge-patch+json':
         if (state.gvr.group.includes('.')) {
@@ -700,12 +700,13 @@ export class FakeApiServer {
           );
         }
         if (old === undefined) return notFound(res, state, info);
-        next = mergePatch(old as unknown as Json, patch);
+        next = mergePatch(old as Json, patch);
         break;
       case 'application/json-patch+json':
         if (old === undefined) return notFound(res, state, info);
         try {
-          next = jsonPatch(old as unknown as Json, patch as unknown as JsonPatchOperation[]);
+          // The request body was parsed as any JSON; jsonPatch validates each operation as it applies it.
+          next = jsonPatch(old as Json, patch as unknown as JsonPatchOperation[]);
         } catch (error) {
           return status(res, 422, 'Invalid', error instanceof Error ? error.message : String(error));
         }
@@ -726,12 +727,12 @@ export class FakeApiServer {
           };
           return json(res, 201, this.create(state.gvr, created as KubeObject));
         }
-        next = mergePatch(old as unknown as Json, patch);
+        next = mergePatch(old as Json, patch);
         break;
       default:
         return status(res, 415, 'UnsupportedMediaType', `unsupported patch content type "${contentType}"`);
     }
-    const nextObject = next as unknown as KubeObject;
+    const nextObject = next as KubeObject;
     const merged =
       info.subresource === 'status'
         ? { ...old, status: nextObject.status }
