@@ -1,11 +1,4 @@
-import {
-  ApiTransport,
-  type GroupVersionResource,
-  InformerManager,
-  type KubeObject,
-  resource,
-  Writer,
-} from '@warmstart/informer-cache';
+import { ApiTransport, InformerManager, type KubeObject, resource, Writer } from '@warmstart/informer-cache';
 import { FakeApiServer, until } from '@warmstart/informer-cache/testing';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { fencedWriter, NotLeaderError } from './clients.js';

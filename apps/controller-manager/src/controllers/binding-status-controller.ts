@@ -3,8 +3,8 @@
 // Karmada's default interpreter aggregates (Deployments here), the template's status summed over the members.
 // Everything is read from the caches (Karmada fetches the template from the API server; we do not), and each of
 // the two status writes happens only when its value differs from the cached one.
-import { KarmadaResources, type UnstructuredObject, type Work } from '@warmstart/api';
-import type { GroupVersionResource, KubeObject, Reader } from '@warmstart/informer-cache';
+import { KarmadaResources } from '@warmstart/api';
+import type { GroupVersionResource, Reader } from '@warmstart/informer-cache';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { type EventSubject, eventSink } from '../events.js';

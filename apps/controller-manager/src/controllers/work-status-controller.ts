@@ -3,7 +3,6 @@
 // interpreter (manifest-status.ts). Member-side changes to an applied object requeue its Work; the Work's status
 // is patched only when the recorded value differs, so a restart over unchanged members writes nothing.
 import {
-  type Cluster,
   clusterNameFromExecutionNamespace,
   KarmadaResources,
   type UnstructuredObject,
@@ -30,8 +29,6 @@ import { isClusterReady } from './scheduler.js';
 export const WORK_STATUS_CONTROLLER = 'work-status';
 /** Karmada's Warning reason for a member status that cannot be reflected (pkg/events). */
 export const REFLECT_STATUS_FAILED = 'ReflectStatusFailed';
-
-type CachedWork = Work & KubeObject;
 
 function isApplied(work: Readonly<Work>): boolean {
   return findCondition(work.status?.conditions, WorkConditionType.Applied)?.status === 'True';
