@@ -344,15 +344,29 @@ export interface ProbeEvents {
   readonly killedForLiveness: number;
 }
 
-/** Probe Events the kubelet recorded about one pod. */
-export async function probeEvents(host: KindCluster, pod: string): Promise<ProbeEvents> {
+/**
+ * Probe Events the kubelet recorded about one pod; with `since` (ms), only those last seen at or after it. A
+ * container killed on purpose may fail one liveness probe in the second before the kubelet sees it gone: counted
+ * from the new container's start, that failure is not the new container's.
+ */
+export async function probeEvents(host: KindCluster, pod: string, since?: number): Promise<ProbeEvents> {
   const res = await adminRequest(
     adminIdentity(host),
     'GET',
     `/api/v1/namespaces/${NAMESPACE}/events?fieldSelector=${encodeURIComponent(`involvedObject.name=${pod}`)}`,
   );
-  const events = (JSON.parse(res.body) as { items: { reason: string; message: string; count?: number }[] })
-    .items;
+  type Event = {
+    reason: string;
+    message: string;
+    count?: number;
+    lastTimestamp?: string;
+    eventTime?: string;
+  };
+  const seenAt = (e: Event): number => Date.parse(e.lastTimestamp ?? e.eventTime ?? '');
+  const events = (JSON.parse(res.body) as { items: Event[] }).items.filter(
+    // Event times have whole seconds: compare against the start's second.
+    (e) => since === undefined || !(seenAt(e) < Math.floor(since / 1000) * 1000),
+  );
   const sum = (f: (e: { reason: string; message: string }) => boolean) =>
     events.filter(f).reduce((n, e) => n + (e.count ?? 1), 0);
   return {

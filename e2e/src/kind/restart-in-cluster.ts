@@ -182,9 +182,14 @@ export async function restartInCluster(
       detail[`${e.verb} ${e.resourceKey}`] = (detail[`${e.verb} ${e.resourceKey}`] ?? 0) + 1;
   }
   const now = (await managerPods(host)).find((p) => p.uid === pod.uid) ?? pod;
-  const probes = await probeEvents(host, pod.name);
-  // Probe Events count from the pod's creation: for a killed container they include its earlier life, which
-  // must have no liveness failure either.
+  // From the pod's creation for a new pod; for a killed container from the new container's start (the kubelet may
+  // probe the killed one once before it notices the exit). The earlier life's failures were counted by the case
+  // before it, which asserted none.
+  const probes = await probeEvents(
+    host,
+    pod.name,
+    how === 'kill-container' ? (now.containerStartedAt ?? pod.containerStartedAt) : undefined,
+  );
   return {
     pod: now,
     row: {

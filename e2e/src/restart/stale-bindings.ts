@@ -1,9 +1,8 @@
 // Bindings whose template moved on without them: the resourceVersion a ResourceBinding records for its template
 // (spec.resource.resourceVersion) is not the template's own. While it runs, the detector leaves a status-only
-// change of a template alone (Karmada's SpecificationChanged filter), but a restarted manager derives every
-// binding again and records the template's current resourceVersion: each stale binding is then a rightful write.
-// Counted just before a restart, this tells "the restart wrote needlessly" apart from "something else changed the
-// templates meanwhile" (on a kind host's own API server, its deployment controller did; issue #18).
+// change of a template alone (Karmada's SpecificationChanged filter). Karmada's next start records the template's
+// current resourceVersion in every stale binding; ours leaves them (packages/detector/src/spec-changes.ts), so the
+// count, reported before a restart, says how many writes Karmada would have made there.
 import { adminRequest } from '../cluster/admin-client.js';
 import type { ClusterInfo } from '../cluster/provider.js';
 import { adminIdentity } from '../karmada/join.js';
