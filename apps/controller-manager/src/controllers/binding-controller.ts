@@ -17,6 +17,7 @@ import {
   WORKS_BY_BINDING,
   worksByBinding,
 } from './binding-keys.js';
+import { cachedResource } from './cached-resource.js';
 import { readOverrides, watchOverridePolicies } from './override-policy-cache.js';
 import { desiredWorks, orphanWorks, type WorkOverrides, workNeedsUpdate } from './work-builder.js';
 import { workMergePatch } from './work-patch.js';
@@ -173,14 +174,9 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
   }
 
   function templateResource(apiVersion: string, kind: string): GroupVersionResource {
-    const [group, version] = apiVersion.includes('/')
-      ? (apiVersion.split('/') as [string, string])
-      : ['', apiVersion];
-    const informer = ctx.host
-      .informers()
-      .find((i) => i.gvr.group === group && i.gvr.version === version && i.gvr.kind === kind);
-    if (!informer) throw new TemplateNotCachedError(apiVersion, kind);
-    return informer.gvr;
+    const gvr = cachedResource(ctx.host, apiVersion, kind);
+    if (!gvr) throw new TemplateNotCachedError(apiVersion, kind);
+    return gvr;
   }
 
   return [

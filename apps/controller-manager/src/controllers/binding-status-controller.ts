@@ -4,7 +4,7 @@
 // Everything is read from the caches (Karmada fetches the template from the API server; we do not), and each of
 // the two status writes happens only when its value differs from the cached one.
 import { KarmadaResources } from '@warmstart/api';
-import type { GroupVersionResource, Reader } from '@warmstart/informer-cache';
+import type { Reader } from '@warmstart/informer-cache';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { type EventSubject, eventSink } from '../events.js';
@@ -22,6 +22,7 @@ import {
   WORKS_BY_BINDING,
   worksByBinding,
 } from './binding-keys.js';
+import { cachedResource } from './cached-resource.js';
 import { conditionChanged, findCondition, setCondition } from './conditions.js';
 import { jsonEqual } from './json.js';
 
@@ -122,7 +123,7 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
   ): Promise<void> {
     const ref = binding.spec.resource;
     if (!aggregatesStatus(ref.apiVersion, ref.kind)) return;
-    const gvr = templateResource(ref.apiVersion, ref.kind);
+    const gvr = cachedResource(ctx.host, ref.apiVersion, ref.kind);
     if (!gvr) return; // no informer caches the kind: the detector does not propagate it
     const template = await reader.get(gvr, { namespace: ref.namespace, name: ref.name }, { signal });
     // Gone: the garbage collector removes the binding next.
@@ -143,15 +144,6 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
       { signal },
     );
     emit(template, 'Normal', AGGREGATE_STATUS_SUCCEED, 'Update Resource with AggregatedStatus successfully.');
-  }
-
-  function templateResource(apiVersion: string, kind: string): GroupVersionResource | undefined {
-    const [group, version] = apiVersion.includes('/')
-      ? (apiVersion.split('/') as [string, string])
-      : ['', apiVersion];
-    return ctx.host
-      .informers()
-      .find((i) => i.gvr.group === group && i.gvr.version === version && i.gvr.kind === kind)?.gvr;
   }
 
   return [

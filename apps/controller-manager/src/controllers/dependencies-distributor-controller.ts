@@ -36,6 +36,7 @@ import {
   recordedDependencies,
   releasedAttachedBinding,
 } from './attached-binding.js';
+import { cachedResource } from './cached-resource.js';
 import { type DependentObjectReference, dependenciesOf, interpretsDependencies } from './dependencies.js';
 
 export const DEPENDENCIES_DISTRIBUTOR = 'dependencies-distributor';
@@ -447,14 +448,9 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
   }
 
   function resourceOf(apiVersion: string, kind: string): GroupVersionResource {
-    const [group, version] = apiVersion.includes('/')
-      ? (apiVersion.split('/') as [string, string])
-      : ['', apiVersion];
-    const informer = ctx.host
-      .informers()
-      .find((i) => i.gvr.group === group && i.gvr.version === version && i.gvr.kind === kind);
-    if (!informer) throw new DependencyNotCachedError(apiVersion, kind);
-    return informer.gvr;
+    const gvr = cachedResource(ctx.host, apiVersion, kind);
+    if (!gvr) throw new DependencyNotCachedError(apiVersion, kind);
+    return gvr;
   }
 
   return controller;

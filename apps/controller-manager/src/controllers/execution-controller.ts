@@ -12,6 +12,7 @@ import type { ManagerContext } from '../context.js';
 import { eventSink } from '../events.js';
 import type { MemberRegistry } from '../members.js';
 import { AppliedVersions } from './applied-versions.js';
+import { requeueWorksOfReadyMembers } from './cluster-works.js';
 import { conditionChanged, findCondition, setCondition } from './conditions.js';
 import { DriftBackoff } from './drift-backoff.js';
 import {
@@ -258,38 +259,16 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
     },
   });
   const { reader } = controller;
-  const key = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
-  controller
-    .for(KarmadaResources.Work, {
-      predicates: {
-        // Only spec or deletion changes need a new apply; status writes (ours) do not.
-        update: (o, n) =>
-          o.metadata.generation !== n.metadata.generation ||
-          n.metadata.deletionTimestamp !== o.metadata.deletionTimestamp,
-        // A Work's deletion is handled while its finalizer holds it (the update that set deletionTimestamp).
-        delete: () => false,
-      },
-    })
-    // A member whose status changed (it turned Ready): retry its Works, at low priority. Right after a restart
-    // under gate-start this is every Work at once; at default priority it held a change made meanwhile behind
-    // 50,000 keys for more than ten minutes.
-    .watches(KarmadaResources.Cluster, (c) => worksOf(c.metadata.name), {
-      lowPriority: true,
-      predicates: {
-        create: () => false,
-        update: (o, n) => JSON.stringify(o.status) !== JSON.stringify(n.status),
-        delete: () => false,
-      },
-    });
-  function worksOf(cluster: string): string[] {
-    const works = ctx.host
-      .informer(KarmadaResources.Work)
-      ?.lister.list({ namespace: `karmada-es-${cluster}` });
-    return (works ?? []).map(key);
-  }
-  // A member that (re)connects: retry its Works, at low priority, as above.
-  members.onChange((name, member) => {
-    if (member) void controller.enqueueAll(worksOf(name));
+  controller.for(KarmadaResources.Work, {
+    predicates: {
+      // Only spec or deletion changes need a new apply; status writes (ours) do not.
+      update: (o, n) =>
+        o.metadata.generation !== n.metadata.generation ||
+        n.metadata.deletionTimestamp !== o.metadata.deletionTimestamp,
+      // A Work's deletion is handled while its finalizer holds it (the update that set deletionTimestamp).
+      delete: () => false,
+    },
   });
+  requeueWorksOfReadyMembers(controller, ctx.host, members);
   return controller;
 }

@@ -19,6 +19,7 @@ import { Controller, type ReconcileResult } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { eventSink } from '../events.js';
 import type { MemberRegistry } from '../members.js';
+import { requeueWorksOfReadyMembers } from './cluster-works.js';
 import { findCondition } from './conditions.js';
 import { type ParsedManifest, parseManifests } from './execution.js';
 import { jsonEqual } from './json.js';
@@ -107,7 +108,6 @@ export function workStatusController(ctx: ManagerContext, members: MemberRegistr
     },
   });
   const { reader } = controller;
-  const key = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
   controller.for(KarmadaResources.Work, {
     predicates: {
       create: (w) => isApplied(w),
@@ -117,23 +117,6 @@ export function workStatusController(ctx: ManagerContext, members: MemberRegistr
     },
   });
   // A Cluster whose status changed (it turned Ready): look at its Works again, at low priority.
-  controller.watches(KarmadaResources.Cluster, (c) => worksOf(c.metadata.name), {
-    lowPriority: true,
-    predicates: {
-      create: () => false,
-      update: (o, n) => !jsonEqual(o.status, n.status),
-      delete: () => false,
-    },
-  });
-  function worksOf(cluster: string): string[] {
-    const works = ctx.host
-      .informer(KarmadaResources.Work)
-      ?.lister.list({ namespace: `karmada-es-${cluster}` });
-    return (works ?? []).map(key);
-  }
-  // A member that (re)connects: its member caches are new, so every Work of it is looked at again, at low priority.
-  members.onChange((name, member) => {
-    if (member) void controller.enqueueAll(worksOf(name));
-  });
+  requeueWorksOfReadyMembers(controller, ctx.host, members);
   return controller;
 }
