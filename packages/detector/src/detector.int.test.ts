@@ -313,7 +313,11 @@ describe.skipIf(!adminKubeconfig || !managerKubeconfig)(
         [Annotations.PropagationPolicyNamespace]: ns,
         [Annotations.PropagationPolicyName]: 'web',
       });
-      expect(firstBinding.metadata.labels).toEqual({ [Labels.PropagationPolicyPermanentId]: id });
+      // The binding's own permanent id, set at creation as Karmada's webhook does.
+      expect(firstBinding.metadata.labels).toEqual({
+        [Labels.PropagationPolicyPermanentId]: id,
+        [Labels.ResourceBindingPermanentId]: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
       expect(firstBinding.metadata.annotations).toEqual({
         [Annotations.PropagationPolicyNamespace]: ns,
         [Annotations.PropagationPolicyName]: 'web',
