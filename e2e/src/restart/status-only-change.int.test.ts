@@ -27,6 +27,10 @@ const IMAGE_PATH = '/changed-while-down/app:2.0.0';
 describe('a status-only change of a template while the manager runs', () => {
   let set: LoadedSet;
   let manager: ManagerProcess | undefined;
+  // The shared clusters may hold these templates from another suite's larger load (same names), some already
+  // stale from its status aggregation: only the one binding this test changes is looked at.
+  const isStale = async (key: string): Promise<boolean> =>
+    (await staleDeploymentBindings(set.host)).includes(key);
 
   beforeAll(async () => {
     const [host, ...members] = inject('clusters');
@@ -40,9 +44,9 @@ describe('a status-only change of a template while the manager runs', () => {
   });
 
   it('leaves the binding stale while it runs, and a restart writes nothing for it', async () => {
-    expect(await staleDeploymentBindings(set.host)).toEqual([]);
     const ns = namespaceOf(0, set);
     const name = workloadName(0);
+    const binding = `${ns}/${name}-deployment`;
     const res = await adminRequest(
       adminIdentity(set.host),
       'PATCH',
@@ -65,14 +69,14 @@ describe('a status-only change of a template while the manager runs', () => {
     );
     expect(res.status).toBe(200);
     await waitDrained(manager!, 60_000);
-    expect(await staleDeploymentBindings(set.host)).toEqual([`${ns}/${name}-deployment`]);
+    expect(await isStale(binding)).toBe(true);
 
     const { row, manager: next } = await measureRestart(set, manager!, 'block-reads');
     manager = next;
     process.stderr.write(`[status-only change] writes after the restart: ${JSON.stringify(row.detail)}\n`);
     expect(row.directReads, JSON.stringify(row.detail)).toBe(0);
     expect(row.writesAfterRestart, JSON.stringify(row.detail)).toBe(0);
-    expect(await staleDeploymentBindings(set.host)).toEqual([`${ns}/${name}-deployment`]);
+    expect(await isStale(binding)).toBe(true);
   });
 
   // What keeps that safe: a specification change made while no manager ran is not seen as an update event, and
