@@ -3,13 +3,7 @@
 // requiredBy as Karmada's dependencies distributor does; a ConfigMap the Deployment stops referencing is released
 // from its attached binding and leaves the members; a changed ConfigMap follows; and a SIGKILL restart of the
 // manager once everything has settled sends no direct read and no write (counted from the host's audit log).
-import {
-  AppsV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  KubeConfig,
-  type V1Deployment,
-} from '@kubernetes/client-node';
+import type { V1Deployment } from '@kubernetes/client-node';
 import { bindingReferenceKey } from '@warmstart/api';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readAuditLog } from '../audit/audit-log.js';
@@ -17,18 +11,7 @@ import { waitFor } from '../cluster/wait.js';
 import { installCrds, joinMember } from '../karmada/join.js';
 import { auditBarrier, waitDrained } from '../restart/scenario.js';
 import { type ManagerProcess, startManager } from './manager-process.js';
-
-function client(kubeconfig: string): { apps: AppsV1Api; core: CoreV1Api; custom: CustomObjectsApi } {
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  return {
-    apps: kc.makeApiClient(AppsV1Api),
-    core: kc.makeApiClient(CoreV1Api),
-    custom: kc.makeApiClient(CustomObjectsApi),
-  };
-}
-
-const notFound = (e: unknown): boolean => (e as { code?: number }).code === 404;
+import { client, notFound } from './test-clients.js';
 
 interface Binding {
   metadata: {

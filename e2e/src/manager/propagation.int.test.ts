@@ -2,30 +2,13 @@
 // propagates a Deployment with a PropagationPolicy to both members, follows a replica change, removes it
 // from both on delete, and splits 9 replicas 3/6 under Divided with static weights 1:2 (Karmada's Webster
 // division gives the same). Issue 15: an OverridePolicy changes the image on one member only.
-import {
-  AppsV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  KubeConfig,
-  type V1Deployment,
-} from '@kubernetes/client-node';
+import type { V1Deployment } from '@kubernetes/client-node';
 import { workName } from '@warmstart/api';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { waitFor } from '../cluster/wait.js';
 import { installCrds, joinMember } from '../karmada/join.js';
 import { type ManagerProcess, startManager } from './manager-process.js';
-
-function client(kubeconfig: string): { apps: AppsV1Api; core: CoreV1Api; custom: CustomObjectsApi } {
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  return {
-    apps: kc.makeApiClient(AppsV1Api),
-    core: kc.makeApiClient(CoreV1Api),
-    custom: kc.makeApiClient(CustomObjectsApi),
-  };
-}
-
-const notFound = (e: unknown): boolean => (e as { code?: number }).code === 404;
+import { client, notFound } from './test-clients.js';
 
 describe('controller-manager propagates workloads to member clusters', () => {
   let manager: ManagerProcess;
