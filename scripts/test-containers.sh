@@ -57,4 +57,5 @@ node -e '
   if (t.c === 0) { console.error("the container suites ran no test"); process.exit(1); }
   console.log(`\ntotal: ${t.p} passed, ${t.f} failed, ${t.s} skipped`);
 ' || rc=1
+node scripts/failed-tests.mjs e2e/artifacts/vitest.json e2e/artifacts/vitest-containers.json
 [ $rc -eq 0 ] || { echo "CONTAINER SUITES FAILED (exit $rc)" >&2; exit $rc; }

@@ -43,6 +43,7 @@ node -e '
   console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
   if (r.numTotalTests === 0) { console.error("no test ran"); process.exit(1); }
 ' || rc=1
+node scripts/failed-tests.mjs e2e/artifacts/vitest.json
 # A failed local suite does not hide the later ones: every step runs, and the run fails at the end.
 [ $rc -eq 0 ] || echo "::error:: unit/integration tests FAILED (exit $rc); the remaining steps still run" >&2
 
