@@ -73,7 +73,11 @@ const QPS_FLAGS = [
  * Works and member objects may take with garbage on top; a real install at that scale sets the same flag.
  */
 function nodeArgs(workloads: number): string[] {
-  return workloads > 20_000 ? ['--max-old-space-size=12288'] : [];
+  // WARMSTART_MANAGER_CPU_PROF=<dir>: every manager started from now on writes a V8 CPU profile there when it
+  // exits gracefully (SIGTERM), to find where a restart spends its time (issue #16).
+  const dir = process.env.WARMSTART_MANAGER_CPU_PROF;
+  const prof = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  return [...prof, ...(workloads > 20_000 ? ['--max-old-space-size=12288'] : [])];
 }
 
 /** A deadline that grows with the load: `perWorkloadMs` per workload, never below `floorMs`. */

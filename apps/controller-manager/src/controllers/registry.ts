@@ -9,6 +9,7 @@ import { clusterController } from './cluster-controller.js';
 import { dependenciesDistributorController } from './dependencies-distributor-controller.js';
 import { detectorController } from './detector-controller.js';
 import { executionController } from './execution-controller.js';
+import { memberCacheWarmup } from './member-cache-warmup.js';
 import { schedulerController } from './scheduler-controller.js';
 import { workStatusController } from './work-status-controller.js';
 
@@ -38,6 +39,8 @@ export async function buildControllers(ctx: ManagerContext, signal: AbortSignal)
   if (on.has('workStatus')) workStatusController(ctx, members);
   if (on.has('cluster')) clusterController(ctx, members);
   if (on.has('dependencies-distributor')) dependenciesDistributorController(ctx);
+  // After the controllers, whose host informers it reads; with the caches, so a standby's members are warm too.
+  if (on.has('execution') || on.has('workStatus')) manager.addCache(memberCacheWarmup(ctx, members));
   return {
     members,
     statuses: () => [...(detector?.detector.status() ?? []), ...manager.controllers().map((c) => c.status())],
