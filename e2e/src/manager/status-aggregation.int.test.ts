@@ -32,7 +32,14 @@ interface AggregatedItem {
   readonly applied?: boolean;
   readonly health?: string;
 }
+interface Condition {
+  readonly type: string;
+  readonly status: string;
+  readonly reason: string;
+  readonly message?: string;
+}
 interface Binding {
+  readonly metadata: { readonly resourceVersion: string };
   readonly status?: {
     readonly aggregatedStatus?: readonly AggregatedItem[];
     readonly conditions?: readonly { type: string; status: string; reason: string }[];
@@ -182,10 +189,29 @@ describe('status aggregation: the host Deployment shows the members’ sum', () 
       expect(item.status?.observedGeneration).toBe(item.status?.generation);
       expect(item.status?.resourceTemplateGeneration).toBe(first.generation);
     }
-    expect(binding.status?.conditions?.find((c) => c.type === 'FullyApplied')).toMatchObject({
-      status: 'True',
-      reason: 'FullyAppliedSuccess',
-    });
+    // Both writers' conditions, in Karmada's order: neither write dropped the other's.
+    expect(binding.status?.conditions?.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['Scheduled', 'True', 'Success'],
+      ['FullyApplied', 'True', 'FullyAppliedSuccess'],
+    ]);
+
+    // What the controllers' conditions writes rely on: the API server refuses a /status merge patch that names
+    // a resourceVersion the binding has moved past, so a list computed from a stale cache never lands.
+    const bindingStatusPath = `/apis/work.karmada.io/v1alpha2/namespaces/${ns}/resourcebindings/api-deployment/status`;
+    const stale = String(Number(binding.metadata.resourceVersion) - 1);
+    await adminCall(
+      host,
+      'PATCH',
+      bindingStatusPath,
+      {
+        metadata: { resourceVersion: stale },
+        status: { conditions: binding.status?.conditions?.slice(0, 1) },
+      },
+      [409],
+      'application/merge-patch+json',
+    );
+    const kept = (await adminCall(host, 'GET', bindingStatusPath)) as Binding;
+    expect(kept.status?.conditions?.map((c) => c.type)).toEqual(['Scheduled', 'FullyApplied']);
 
     // Each member's Work: Karmada's identifier (resource left empty) and the reflected status.
     const name = workName('Deployment', 'api', ns);
@@ -196,9 +222,32 @@ describe('status aggregation: the host Deployment shows the members’ sum', () 
         `/apis/work.karmada.io/v1alpha1/namespaces/karmada-es-${m.name}/works/${name}`,
       )) as {
         status?: {
+          conditions?: Condition[];
           manifestStatuses?: { identifier: unknown; status?: Record<string, number>; health?: string }[];
         };
       };
+      // Karmada's two Work conditions, Dispatching first (the execution controller writes it before applying).
+      expect(
+        work.status?.conditions?.map(({ type, status, reason, message }) => ({
+          type,
+          status,
+          reason,
+          message,
+        })),
+      ).toEqual([
+        {
+          type: 'Dispatching',
+          status: 'True',
+          reason: 'Dispatching',
+          message: 'Work is being dispatched to member clusters.',
+        },
+        {
+          type: 'Applied',
+          status: 'True',
+          reason: 'AppliedSuccessful',
+          message: 'Manifest has been successfully applied',
+        },
+      ]);
       expect(work.status?.manifestStatuses).toEqual([
         {
           identifier: {
@@ -232,5 +281,70 @@ describe('status aggregation: the host Deployment shows the members’ sum', () 
       updatedReplicas: 12,
       observedGeneration: second.generation,
     });
+  });
+
+  it('suspended dispatching: each Work says Dispatching=False (SuspendDispatching) and keeps Applied; resumed, True again', async () => {
+    const ns = `suspend-${Date.now().toString(36)}`;
+    for (const c of [host, ...members]) await ensureNamespace(c, ns);
+    const policyPath = `/apis/policy.karmada.io/v1alpha1/namespaces/${ns}/propagationpolicies`;
+    await adminCall(host, 'POST', policyPath, {
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name: 'web', namespace: ns },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+        placement: {
+          clusterAffinity: { clusterNames: members.map((m) => m.name) },
+          replicaScheduling: { replicaSchedulingType: 'Duplicated' },
+        },
+      },
+    });
+    await adminCall(
+      host,
+      'POST',
+      `/apis/apps/v1/namespaces/${ns}/deployments`,
+      deploymentBody({ namespace: ns, name: 'web', replicas: 1 }),
+    );
+    const name = workName('Deployment', 'web', ns);
+    const conditionsOf = async (m: ClusterInfo) => {
+      const w = (await adminCall(
+        host,
+        'GET',
+        `/apis/work.karmada.io/v1alpha1/namespaces/karmada-es-${m.name}/works/${name}`,
+        undefined,
+        [200, 404],
+      )) as { status?: { conditions?: Condition[] } } | undefined;
+      return (w?.status?.conditions ?? []).map((c) => `${c.type}=${c.status}/${c.reason}`);
+    };
+    const waitConditions = async (want: readonly string[]) => {
+      let last: string[][] = [];
+      await waitFor(
+        `the Works of ${ns}/web to have ${want.join(', ')}`,
+        async () => {
+          last = await Promise.all(members.map(conditionsOf));
+          return last.every((l) => JSON.stringify(l) === JSON.stringify(want));
+        },
+        { timeoutMs: 60_000, intervalMs: 250 },
+      ).catch((error: unknown) => {
+        throw new Error(
+          `${error instanceof Error ? error.message : String(error)}; last ${JSON.stringify(last)}`,
+        );
+      });
+    };
+    await waitConditions(['Dispatching=True/Dispatching', 'Applied=True/AppliedSuccessful']);
+
+    const suspend = async (dispatching: boolean) =>
+      adminCall(
+        host,
+        'PATCH',
+        `${policyPath}/web`,
+        { spec: { suspension: dispatching ? { dispatching: true } : null } },
+        [200],
+        'application/merge-patch+json',
+      );
+    await suspend(true);
+    await waitConditions(['Dispatching=False/SuspendDispatching', 'Applied=True/AppliedSuccessful']);
+    await suspend(false);
+    await waitConditions(['Dispatching=True/Dispatching', 'Applied=True/AppliedSuccessful']);
   });
 });

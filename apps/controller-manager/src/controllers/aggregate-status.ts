@@ -5,18 +5,19 @@
 import {
   type AggregatedStatusItem,
   BindingConditionType,
+  type Condition,
   clusterNameFromExecutionNamespace,
   type ObjectReference,
   type ResourceBindingSpec,
+  type ResourceBindingStatus,
   type ResourceHealth,
   type UnstructuredObject,
   type Work,
   WorkConditionType,
 } from '@warmstart/api';
-import type { ConditionDraft } from './conditions.js';
-import { findCondition } from './conditions.js';
+import { type ConditionDraft, conditionChanged, findCondition, setCondition } from './conditions.js';
 import { parseGroupVersion } from './execution.js';
-import { isRecord, type JsonObject } from './json.js';
+import { isRecord, type JsonObject, jsonEqual } from './json.js';
 
 /** A Work or a member status that cannot be aggregated; the binding's status is left as it is. */
 export class AggregateStatusError extends Error {
@@ -152,6 +153,32 @@ export function fullyAppliedCondition(
         reason: FullyApplied.FailedReason,
         message: FullyApplied.FailedMessage,
       };
+}
+
+/** What the binding status controller writes: aggregatedStatus, and the conditions only when FullyApplied moved. */
+export type BindingStatusUpdate = {
+  /** An empty list is written as null: `aggregatedStatus` is omitempty in Karmada's type. */
+  readonly aggregatedStatus: readonly AggregatedStatusItem[] | null;
+  readonly conditions?: Condition[];
+};
+
+/**
+ * The binding status to write for `items`, or undefined when the cached binding already says it. The conditions
+ * list is in the result only when FullyApplied changes, so a write of aggregatedStatus alone replaces no list the
+ * scheduler shares (status-patch.ts makes the other kind conditional). `now` is RFC 3339.
+ */
+export function bindingStatusUpdate(
+  binding: Readonly<{ spec: ResourceBindingSpec; status?: ResourceBindingStatus | undefined }>,
+  items: readonly AggregatedStatusItem[],
+  now: string,
+): BindingStatusUpdate | undefined {
+  const condition = fullyAppliedCondition(binding.spec, items);
+  const moved = conditionChanged(findCondition(binding.status?.conditions, condition.type), condition);
+  if (!moved && jsonEqual(binding.status?.aggregatedStatus ?? [], items)) return undefined;
+  return {
+    aggregatedStatus: items.length > 0 ? items : null,
+    ...(moved ? { conditions: setCondition(binding.status?.conditions, condition, now) } : {}),
+  };
 }
 
 /** The Deployment status fields Karmada aggregates, as a template's `.status` holds them (absent = 0). */

@@ -13,7 +13,7 @@ import {
   aggregateDeploymentStatus,
   aggregatesStatus,
   assembleWorkStatus,
-  fullyAppliedCondition,
+  bindingStatusUpdate,
 } from './aggregate-status.js';
 import {
   type AnyBinding,
@@ -23,8 +23,8 @@ import {
   worksByBinding,
 } from './binding-keys.js';
 import { cachedResource } from './cached-resource.js';
-import { conditionChanged, findCondition, setCondition } from './conditions.js';
 import { jsonEqual } from './json.js';
+import { statusMergePatch, writeStatus } from './status-patch.js';
 
 export const BINDING_STATUS_CONTROLLER = 'resource-binding-status';
 export const CLUSTER_BINDING_STATUS_CONTROLLER = 'cluster-resource-binding-status';
@@ -66,32 +66,33 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
             emit(subject, 'Warning', AGGREGATE_STATUS_FAILED, error.message);
           throw error;
         }
-        const condition = fullyAppliedCondition(binding.spec, items);
-        const existing = binding.status?.aggregatedStatus ?? [];
-        const existingCondition = findCondition(binding.status?.conditions, condition.type);
-        if (!jsonEqual(existing, items) || conditionChanged(existingCondition, condition)) {
-          const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-          // An empty list is written as null: `aggregatedStatus` is omitempty in Karmada's type.
-          const status = {
-            aggregatedStatus: items.length > 0 ? items : null,
-            conditions: setCondition(binding.status?.conditions, condition, now),
-          };
-          await writer.patchStatus(
+        // FullyApplied goes in only when it changes, and then conditional on the cached version (status-patch.ts):
+        // a list computed before the scheduler's Scheduled reached the cache must not erase it.
+        const status = bindingStatusUpdate(binding, items, new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
+        let conflict = false;
+        if (status) {
+          const outcome = await writeStatus(
+            writer,
             gvr,
             { namespace, name: bindingName },
-            { type: 'merge', patch: { status } },
-            { signal },
+            statusMergePatch(binding, status),
+            signal,
           );
-          emit(
-            subject,
-            'Normal',
-            AGGREGATE_STATUS_SUCCEED,
-            gvr.kind === 'ResourceBinding'
-              ? `Update ResourceBinding(${namespace}/${bindingName}) with AggregatedStatus successfully.`
-              : `Update ClusterResourceBinding(${bindingName}) with AggregatedStatus successfully.`,
-          );
+          conflict = outcome.kind === 'conflict';
+          if (!conflict) {
+            emit(
+              subject,
+              'Normal',
+              AGGREGATE_STATUS_SUCCEED,
+              gvr.kind === 'ResourceBinding'
+                ? `Update ResourceBinding(${namespace}/${bindingName}) with AggregatedStatus successfully.`
+                : `Update ClusterResourceBinding(${bindingName}) with AggregatedStatus successfully.`,
+            );
+          }
         }
         await updateTemplateStatus(controller.reader, binding, items, signal);
+        // The binding moved under the conditions write: again, from a cache that has seen what moved it.
+        return conflict ? { requeue: true } : undefined;
       },
     });
     return controller
