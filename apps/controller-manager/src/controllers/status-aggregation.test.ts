@@ -1,10 +1,12 @@
 // Status aggregation beyond Karmada's own tables: the observedGeneration rule of aggregateDeploymentStatus, the
-// shape of a recorded manifest status, and the kinds we do not reflect yet.
+// shape of a recorded manifest status, and a Service's reflected status.
 import type { AggregatedStatusItem, UnstructuredObject, Work } from '@warmstart/api';
 import { describe, expect, it } from 'vitest';
-import { aggregateDeploymentStatus, assembleWorkStatus } from './aggregate-status.js';
+import { assembleWorkStatus } from './aggregate-status.js';
 import { planManifestStatuses } from './manifest-status.js';
-import { interpretHealth, reflectStatus } from './reflect-status.js';
+import { reflectStatus } from './reflect-status.js';
+import { interpretHealth } from './resource-health.js';
+import { aggregateTemplateStatus as aggregateDeploymentStatus } from './template-status.js';
 
 const template = (generation: number, status: Record<string, number> = {}): UnstructuredObject =>
   ({
@@ -32,10 +34,7 @@ describe('aggregateDeploymentStatus: observedGeneration', () => {
     ).toEqual({
       observedGeneration: 3,
       replicas: 6,
-      readyReplicas: 0,
       updatedReplicas: 6,
-      availableReplicas: 0,
-      unavailableReplicas: 0,
     });
   });
   it('stays as it was while one member was applied from an older template', () => {
@@ -143,14 +142,23 @@ describe('planManifestStatuses', () => {
     expect(plan.statuses).toBeUndefined();
     expect(plan.errors[0]?.message).toMatch(/resourcetemplate.karmada.io\/generation is missing/);
   });
-  it('records nothing for a kind whose Karmada handler is not ported (a Service)', () => {
+  it('records nothing for a Service that is not a LoadBalancer, and only the load balancer of one that is', () => {
     const svc = {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: 's' },
       spec: { type: 'LoadBalancer' },
     };
-    expect(reflectStatus(svc as unknown as UnstructuredObject)).toEqual({ kind: 'unsupported' });
+    expect(reflectStatus(svc as unknown as UnstructuredObject)).toEqual({ kind: 'reflected', status: undefined });
+    const clusterIP = { ...svc, spec: { type: 'ClusterIP' }, status: { loadBalancer: {} } };
+    expect(reflectStatus(clusterIP as unknown as UnstructuredObject).status).toBeUndefined();
+    const lb = {
+      ...svc,
+      status: { loadBalancer: { ingress: [{ ip: '10.0.0.1' }] }, conditions: [{ type: 'x' }] },
+    };
+    expect(reflectStatus(lb as unknown as UnstructuredObject).status).toEqual({
+      loadBalancer: { ingress: [{ ip: '10.0.0.1' }] },
+    });
   });
   it('the recorded status flows into the binding as Karmada assembles it', () => {
     const plan = planManifestStatuses(work([deployment]), () => member as unknown as UnstructuredObject);
