@@ -14,7 +14,7 @@ import {
 import type { ConditionDraft } from './conditions.js';
 import { findCondition } from './conditions.js';
 import { parseGroupVersion } from './execution.js';
-import { isRecord, type JsonObject } from './json.js';
+import { isRecord } from './json.js';
 
 /** A Work or a member status that cannot be aggregated; the binding's status is left as it is. */
 export class AggregateStatusError extends Error {

@@ -206,7 +206,9 @@ export const PDB_FIELDS: readonly FieldSpec[] = [
 ];
 
 /** reflectPodDisruptionBudgetStatus: the four counters and the disrupted pods (observedGeneration dropped). */
-export function reflectPodDisruptionBudgetStatus(object: Readonly<UnstructuredObject>): JsonObject | undefined {
+export function reflectPodDisruptionBudgetStatus(
+  object: Readonly<UnstructuredObject>,
+): JsonObject | undefined {
   const status = statusMap(object);
   if (status === undefined) return undefined;
   const out: JsonObject = {};

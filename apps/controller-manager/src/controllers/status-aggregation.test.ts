@@ -149,7 +149,10 @@ describe('planManifestStatuses', () => {
       metadata: { name: 's' },
       spec: { type: 'LoadBalancer' },
     };
-    expect(reflectStatus(svc as unknown as UnstructuredObject)).toEqual({ kind: 'reflected', status: undefined });
+    expect(reflectStatus(svc as unknown as UnstructuredObject)).toEqual({
+      kind: 'reflected',
+      status: undefined,
+    });
     const clusterIP = { ...svc, spec: { type: 'ClusterIP' }, status: { loadBalancer: {} } };
     expect(reflectStatus(clusterIP as unknown as UnstructuredObject).status).toBeUndefined();
     const lb = {
@@ -193,5 +196,52 @@ describe('planManifestStatuses', () => {
       },
     ]);
     expect(interpretHealth(member as unknown as UnstructuredObject)).toBe('Unhealthy');
+  });
+});
+
+describe('aggregateTemplateStatus: rules kept as Karmada has them', () => {
+  const sts = (generation: number, status: Record<string, unknown>): UnstructuredObject =>
+    ({
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 's', namespace: 'default', generation },
+      status,
+    }) as unknown as UnstructuredObject;
+  it("a StatefulSet's observedGeneration moves only when no member reports a generation (Karmada compares the member's own)", () => {
+    // The reflected StatefulSet status carries no observedGeneration, so a member at generation 1 never counts.
+    const member = { generation: 1, resourceTemplateGeneration: 5, replicas: 1, availableReplicas: 1 };
+    expect(
+      aggregateDeploymentStatus(sts(5, { observedGeneration: 4, replicas: 0, availableReplicas: 0 }), [
+        { clusterName: 'm', status: member },
+      ]),
+    ).toEqual({ observedGeneration: 4, replicas: 1, availableReplicas: 1 });
+  });
+  it('a finished Job template is never changed again', () => {
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'j', namespace: 'default' },
+      status: { conditions: [{ type: 'Complete', status: 'True' }], succeeded: 1 },
+    } as unknown as UnstructuredObject;
+    expect(aggregateDeploymentStatus(job, [{ clusterName: 'm', status: { active: 3 } }])).toBeUndefined();
+  });
+  it('a kind Karmada does not aggregate gives nothing', () => {
+    const cm = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c' },
+    } as unknown as UnstructuredObject;
+    expect(aggregateDeploymentStatus(cm, [{ clusterName: 'm', status: {} }])).toBeUndefined();
+  });
+  it('a malformed member status of another kind is a typed error naming the cluster', () => {
+    const svc = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's', namespace: 'default' },
+      spec: { type: 'LoadBalancer' },
+    } as unknown as UnstructuredObject;
+    expect(() =>
+      aggregateDeploymentStatus(svc, [{ clusterName: 'm2', status: { loadBalancer: { ingress: 'x' } } }]),
+    ).toThrow(/cannot aggregate the status of Service default\/s: status.loadBalancer.ingress of cluster m2/);
   });
 });

@@ -15,7 +15,8 @@ export class StatusFieldError extends Error {
 export function int(source: Readonly<JsonObject>, key: string, path = `.status.${key}`): number {
   const value = source[key];
   if (value === undefined || value === null) return 0;
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw new StatusFieldError(path, value, 'an integer');
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw new StatusFieldError(path, value, 'an integer');
   return value;
 }
 

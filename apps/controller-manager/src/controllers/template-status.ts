@@ -5,19 +5,26 @@
 import type { AggregatedStatusItem, UnstructuredObject } from '@warmstart/api';
 import { AggregateStatusError } from './aggregate-status.js';
 import { isRecord, type JsonObject } from './json.js';
+import { disruptedPods, gvk, PDB_FIELDS, statusMap, WORKLOAD_FIELDS } from './reflect-status.js';
 import {
-  disruptedPods,
-  gvk,
-  PDB_FIELDS,
-  statusMap,
-  WORKLOAD_FIELDS,
-} from './reflect-status.js';
-import { type FieldSpec, int, list, obj, objects, put, StatusFieldError, str, time } from './status-fields.js';
-
+  type FieldSpec,
+  int,
+  list,
+  obj,
+  objects,
+  put,
+  StatusFieldError,
+  str,
+  time,
+} from './status-fields.js';
 
 type Items = readonly AggregatedStatusItem[];
 /** `now`: the time Karmada stamps on the Job conditions it writes (metav1.Now()). */
-type Aggregator = (template: Readonly<UnstructuredObject>, items: Items, now: string) => JsonObject | undefined;
+type Aggregator = (
+  template: Readonly<UnstructuredObject>,
+  items: Items,
+  now: string,
+) => JsonObject | undefined;
 
 /** The status an item carries (undefined when it has none), checked to be an object. */
 function memberStatus(item: AggregatedStatusItem): Readonly<JsonObject> | undefined {
@@ -59,8 +66,7 @@ function workload(kind: keyof typeof WORKLOAD_FIELDS): Aggregator {
         sums[i]! += field(name);
       });
     }
-    const observedGeneration =
-      observedLatest === items.length ? generation : int(old, 'observedGeneration');
+    const observedGeneration = observedLatest === items.length ? generation : int(old, 'observedGeneration');
     const unchanged =
       observedGeneration === int(old, 'observedGeneration') &&
       counters.every(([name], i) => sums[i] === int(old, name));
@@ -78,7 +84,10 @@ function workload(kind: keyof typeof WORKLOAD_FIELDS): Aggregator {
 
 /** A port status (Service or Ingress) as Go encodes it: port, protocol, error when set. */
 function portStatus(port: Readonly<JsonObject>, path: string): JsonObject {
-  const out: JsonObject = { port: int(port, 'port', `${path}.port`), protocol: str(port, 'protocol', `${path}.protocol`) };
+  const out: JsonObject = {
+    port: int(port, 'port', `${path}.port`),
+    protocol: str(port, 'protocol', `${path}.protocol`),
+  };
   const error = port.error;
   if (error !== undefined && error !== null) out.error = str(port, 'error', `${path}.error`);
   return out;
@@ -118,14 +127,18 @@ function compareIngress(withMode: boolean) {
  * DedupeAndSortServiceLoadBalancerIngress / DedupeAndSortIngressLoadBalancerIngress: one entry per hostname, IP
  * (and IP mode for a Service), the last one seen kept, with the union of their ports sorted.
  */
-export function dedupeAndSortIngress(entries: readonly Readonly<JsonObject>[], withMode: boolean): JsonObject[] {
+export function dedupeAndSortIngress(
+  entries: readonly Readonly<JsonObject>[],
+  withMode: boolean,
+): JsonObject[] {
   const byKey = new Map<string, JsonObject>();
   const portsByKey = new Map<string, Map<string, JsonObject>>();
   entries.forEach((entry, i) => {
     const path = `.status.loadBalancer.ingress[${i}]`;
     const hostname = str(entry, 'hostname', `${path}.hostname`);
     const ip = str(entry, 'ip', `${path}.ip`);
-    const mode = withMode && entry.ipMode !== undefined && entry.ipMode !== null ? str(entry, 'ipMode') : undefined;
+    const mode =
+      withMode && entry.ipMode !== undefined && entry.ipMode !== null ? str(entry, 'ipMode') : undefined;
     const key = JSON.stringify([hostname, ip, mode ?? null]);
     const ports = portsByKey.get(key) ?? new Map<string, JsonObject>();
     portsByKey.set(key, ports);
@@ -152,7 +165,8 @@ function loadBalancer(withMode: boolean): (items: Items) => JsonObject {
       const member = memberStatus(item);
       if (member === undefined) continue;
       const lb = obj(member, 'loadBalancer', `status.loadBalancer of cluster ${item.clusterName}`);
-      if (lb) all.push(...objects(lb, 'ingress', `status.loadBalancer.ingress of cluster ${item.clusterName}`));
+      if (lb)
+        all.push(...objects(lb, 'ingress', `status.loadBalancer.ingress of cluster ${item.clusterName}`));
     }
     const ingress = dedupeAndSortIngress(all, withMode);
     return { loadBalancer: ingress.length > 0 ? { ingress } : {} };
@@ -209,11 +223,13 @@ const aggregateJob: Aggregator = (template, items, now) => {
       criteriaMet++;
     const start = time(member, 'startTime', at('startTime'));
     if (start !== null) started++;
-    if (startTime === null || (start !== null && Date.parse(start) < Date.parse(startTime))) startTime = start;
+    if (startTime === null || (start !== null && Date.parse(start) < Date.parse(startTime)))
+      startTime = start;
     const completion = time(member, 'completionTime', at('completionTime'));
     if (completion !== null) {
       completed++;
-      if (completionTime === null || Date.parse(completionTime) < Date.parse(completion)) completionTime = completion;
+      if (completionTime === null || Date.parse(completionTime) < Date.parse(completion))
+        completionTime = completion;
     }
   }
   const condition = (type: string, reason: string, message: string): JsonObject => ({
@@ -233,7 +249,11 @@ const aggregateJob: Aggregator = (template, items, now) => {
     conditions.push(condition('Complete', 'Completed', 'Job completed'));
     if (criteriaMet === items.length)
       conditions.push(
-        condition('SuccessCriteriaMet', 'CompletionsReached', 'All member clusters have met success criteria'),
+        condition(
+          'SuccessCriteriaMet',
+          'CompletionsReached',
+          'All member clusters have met success criteria',
+        ),
       );
   }
   const next: JsonObject = {};
@@ -254,7 +274,9 @@ const aggregateCronJob: Aggregator = (template, items) => {
   let lastSchedule: string | null = null;
   let lastSuccessful: string | null = null;
   const later = (current: string | null, candidate: string | null) =>
-    current === null || (candidate !== null && Date.parse(current) < Date.parse(candidate)) ? candidate : current;
+    current === null || (candidate !== null && Date.parse(current) < Date.parse(candidate))
+      ? candidate
+      : current;
   for (const item of items) {
     const member = memberStatus(item);
     if (member === undefined) continue;
@@ -319,7 +341,9 @@ function worstPhase(items: Items, order: readonly string[], missing: string): st
   const phases = new Set<string>();
   for (const item of items) {
     const member = memberStatus(item);
-    phases.add(member === undefined ? missing : str(member, 'phase', `status.phase of cluster ${item.clusterName}`));
+    phases.add(
+      member === undefined ? missing : str(member, 'phase', `status.phase of cluster ${item.clusterName}`),
+    );
   }
   return order.find((p) => phases.has(p)) ?? '';
 }
@@ -390,7 +414,8 @@ const aggregatePodDisruptionBudget: Aggregator = (_template, items) => {
     PDB_FIELDS.forEach(([name], i) => {
       sums[i]! += int(member, name, `status.${name} of cluster ${item.clusterName}`);
     });
-    for (const [pod, at] of Object.entries(disruptedPods(member))) disrupted[`${item.clusterName}/${pod}`] = at;
+    for (const [pod, at] of Object.entries(disruptedPods(member)))
+      disrupted[`${item.clusterName}/${pod}`] = at;
   }
   const next: JsonObject = {};
   if (Object.keys(disrupted).length > 0) next.disruptedPods = disrupted;
