@@ -7,10 +7,13 @@ import type { AggregatedStatusItem, UnstructuredObject } from '@warmstart/api';
 import { describe, expect, it } from 'vitest';
 import {
   REFLECT_HANDLERS,
+  reflectDaemonSetStatus,
   reflectHorizontalPodAutoscalerStatus,
   reflectJobStatus,
   reflectPodDisruptionBudgetStatus,
+  reflectReplicaSetStatus,
   reflectServiceStatus,
+  reflectStatefulSetStatus,
   reflectStatus,
 } from './reflect-status.js';
 import {
@@ -657,5 +660,141 @@ describe('healthy_test.go: StatefulSet, ReplicaSet, DaemonSet, Service, Ingress,
   });
   it(`${GO}: Test_getAllDefaultHealthInterpreter`, () => {
     expect(HEALTH_CHECKS.size).toBe(9);
+  });
+});
+
+const ANNOTATION = 'resourcetemplate.karmada.io/generation';
+const workloadObject = (
+  kind: string,
+  status: unknown,
+  // null: left out (undefined would take the default).
+  annotation: string | null = '1',
+  generation: number | null = 2,
+) =>
+  object({
+    apiVersion: 'apps/v1',
+    kind,
+    metadata: {
+      name: `test-${kind.toLowerCase()}`,
+      namespace: 'test-ns',
+      ...(generation !== null ? { generation } : {}),
+      ...(annotation !== null ? { annotations: { [ANNOTATION]: annotation } } : {}),
+    },
+    ...(status !== undefined ? { status } : {}),
+  });
+
+describe('reflectstatus_test.go Test_reflectReplicaSetStatus', () => {
+  const status = { replicas: 3, readyReplicas: 3, availableReplicas: 3, observedGeneration: 2 };
+  it(`${GO}: replicaset with valid status and generation annotation`, () => {
+    expect(reflectReplicaSetStatus(workloadObject('ReplicaSet', status))).toEqual({
+      generation: 2,
+      resourceTemplateGeneration: 1,
+      ...status,
+    });
+  });
+  it(`${GO}: replicaset without status field`, () => {
+    expect(reflectReplicaSetStatus(workloadObject('ReplicaSet', undefined))).toBeUndefined();
+  });
+  it(`${GO}: replicaset with invalid generation annotation`, () => {
+    expect(() => reflectReplicaSetStatus(workloadObject('ReplicaSet', status, 'invalid'))).toThrow(
+      /not an integer/,
+    );
+  });
+  it(`${GO}: replicaset without generation annotation`, () => {
+    expect(() => reflectReplicaSetStatus(workloadObject('ReplicaSet', status, null))).toThrow(/missing/);
+  });
+});
+
+describe('reflectstatus_test.go Test_reflectIngressStatus', () => {
+  const status = { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } };
+  const ingress = (s?: unknown) =>
+    object({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      ...(s !== undefined ? { status: s } : {}),
+    });
+  it(`${GO}: ingress with valid status`, () => {
+    expect(reflectStatus(ingress(status)).status).toEqual(status);
+  });
+  it(`${GO}: ingress without status`, () => {
+    expect(reflectStatus(ingress()).status).toBeUndefined();
+  });
+  it(`${GO}: ingress with invalid status`, () => {
+    expect(() => reflectStatus(ingress('invalid'))).toThrow(/not an object/);
+  });
+});
+
+describe('reflectstatus_test.go Test_reflectDaemonSetStatus', () => {
+  const status = {
+    currentNumberScheduled: 3,
+    desiredNumberScheduled: 3,
+    numberAvailable: 3,
+    numberMisscheduled: 0,
+    numberReady: 3,
+    updatedNumberScheduled: 3,
+    observedGeneration: 2,
+  };
+  it(`${GO}: daemonset with valid status and generation annotation`, () => {
+    // numberMisscheduled is not omitempty: Go writes the 0.
+    expect(reflectDaemonSetStatus(workloadObject('DaemonSet', status))).toEqual({
+      generation: 2,
+      resourceTemplateGeneration: 1,
+      ...status,
+    });
+  });
+  it(`${GO}: daemonset without status field`, () => {
+    expect(reflectDaemonSetStatus(workloadObject('DaemonSet', undefined, '1', 1))).toBeUndefined();
+  });
+  it(`${GO}: daemonset with invalid generation annotation`, () => {
+    const s = { currentNumberScheduled: 1, numberReady: 1 };
+    expect(() => reflectDaemonSetStatus(workloadObject('DaemonSet', s, 'invalid', 1))).toThrow(
+      /not an integer/,
+    );
+  });
+  it(`${GO}: daemonset with invalid status format`, () => {
+    expect(() => reflectStatus(workloadObject('DaemonSet', 'invalid', '1', null))).toThrow(/not an object/);
+  });
+  it(`${GO}: daemonset without generation annotation`, () => {
+    const s = { currentNumberScheduled: 1 };
+    expect(() => reflectDaemonSetStatus(workloadObject('DaemonSet', s, null, null))).toThrow(/missing/);
+  });
+});
+
+describe('reflectstatus_test.go Test_reflectStatefulSetStatus', () => {
+  it(`${GO}: statefulset with valid status and generation annotation`, () => {
+    const status = {
+      replicas: 3,
+      readyReplicas: 3,
+      currentReplicas: 3,
+      updatedReplicas: 3,
+      availableReplicas: 3,
+    };
+    expect(reflectStatefulSetStatus(workloadObject('StatefulSet', status))).toEqual({
+      generation: 2,
+      resourceTemplateGeneration: 1,
+      ...status,
+    });
+  });
+  it(`${GO}: statefulset without status field`, () => {
+    expect(reflectStatefulSetStatus(workloadObject('StatefulSet', undefined, '1', 1))).toBeUndefined();
+  });
+  it(`${GO}: statefulset with invalid status format`, () => {
+    expect(() => reflectStatus(workloadObject('StatefulSet', 'invalid', '1', null))).toThrow(/not an object/);
+  });
+  it(`${GO}: statefulset with partial status fields`, () => {
+    // availableReplicas is not omitempty: Go writes the 0.
+    const status = { replicas: 2, readyReplicas: 1, currentReplicas: 1 };
+    expect(reflectStatefulSetStatus(workloadObject('StatefulSet', status))).toEqual({
+      generation: 2,
+      resourceTemplateGeneration: 1,
+      ...status,
+      availableReplicas: 0,
+    });
+  });
+  it(`${GO}: statefulset with no annotations`, () => {
+    const status = { replicas: 1, readyReplicas: 1, currentReplicas: 1 };
+    expect(() => reflectStatefulSetStatus(workloadObject('StatefulSet', status, null, null))).toThrow(
+      /missing/,
+    );
   });
 });
