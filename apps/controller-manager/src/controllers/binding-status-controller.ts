@@ -67,7 +67,7 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
         const condition = fullyAppliedCondition(binding.spec, items);
         const existing = binding.status?.aggregatedStatus ?? [];
         const existingCondition = findCondition(binding.status?.conditions, condition.type);
-        if (!jsonEqual(existing, items) || conditionChanged(existingCondition, condition)) {
+        if (!sameStatus(existing, items) || conditionChanged(existingCondition, condition)) {
           const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
           // An empty list is written as null: `aggregatedStatus` is omitempty in Karmada's type.
           const status = {
