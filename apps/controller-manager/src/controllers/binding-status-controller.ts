@@ -1,6 +1,7 @@
 // The binding status controllers (Karmada's `bindingStatus`: rb_status_controller.go and crb_status_controller.go
 // at f8fdd02): a binding's status.aggregatedStatus and FullyApplied condition from its Works, then, for a kind
-// Karmada's default interpreter aggregates (Deployments here), the template's status summed over the members.
+// Karmada's default interpreter aggregates (template-status.ts: thirteen kinds), the template's status from the
+// members'.
 // Everything is read from the caches (Karmada fetches the template from the API server; we do not), and each of
 // the two status writes happens only when its value differs from the cached one.
 import { KarmadaResources } from '@warmstart/api';
@@ -8,13 +9,7 @@ import type { Reader } from '@warmstart/informer-cache';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { type EventSubject, eventSink } from '../events.js';
-import {
-  AggregateStatusError,
-  aggregateDeploymentStatus,
-  aggregatesStatus,
-  assembleWorkStatus,
-  bindingStatusUpdate,
-} from './aggregate-status.js';
+import { AggregateStatusError, assembleWorkStatus, bindingStatusUpdate } from './aggregate-status.js';
 import {
   type AnyBinding,
   bindingKey,
@@ -24,7 +19,10 @@ import {
 } from './binding-keys.js';
 import { cachedResource } from './cached-resource.js';
 import { jsonEqual } from './json.js';
+import { mergePatch, sameStatus } from './merge-patch.js';
+import { statusMap } from './reflect-status.js';
 import { statusMergePatch, writeStatus } from './status-patch.js';
+import { aggregatesStatus, aggregateTemplateStatus } from './template-status.js';
 
 export const BINDING_STATUS_CONTROLLER = 'resource-binding-status';
 export const CLUSTER_BINDING_STATUS_CONTROLLER = 'cluster-resource-binding-status';
@@ -129,19 +127,28 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
     const template = await reader.get(gvr, { namespace: ref.namespace, name: ref.name }, { signal });
     // Gone: the garbage collector removes the binding next.
     if (!template) return;
-    let next: ReturnType<typeof aggregateDeploymentStatus>;
+    let next: ReturnType<typeof aggregateTemplateStatus>;
     try {
-      next = aggregateDeploymentStatus(template, items);
+      next = aggregateTemplateStatus(template, items);
     } catch (error) {
       if (error instanceof AggregateStatusError)
         emit(template, 'Warning', AGGREGATE_STATUS_FAILED, error.message);
       throw error;
     }
     if (next === undefined) return;
+    // As Karmada: written only when the status differs as a whole; a merge patch that also removes what the new
+    // status leaves out (Karmada replaces the status with an update), with no resourceVersion to conflict on.
+    let old: ReturnType<typeof statusMap>;
+    try {
+      old = statusMap(template);
+    } catch {
+      old = undefined;
+    }
+    if (sameStatus(old ?? {}, next)) return;
     await writer.patchStatus(
       gvr,
       { namespace: ref.namespace, name: ref.name },
-      { type: 'merge', patch: { status: next } },
+      { type: 'merge', patch: { status: old === undefined ? next : mergePatch(old, next) } },
       { signal },
     );
     emit(template, 'Normal', AGGREGATE_STATUS_SUCCEED, 'Update Resource with AggregatedStatus successfully.');
