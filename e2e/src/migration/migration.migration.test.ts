@@ -152,8 +152,6 @@ const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
     "Karmada's webhook writes its defaults into the user's policy; warmstart applies the same defaults in memory and leaves the policy as written",
   'policy .spec.placement.replicaScheduling.replicaDivisionPreference':
     'the same (Divided defaults to Weighted)',
-  'work .status.conditions':
-    "Karmada's execution controller also writes a Dispatching condition (True, reason Dispatching); warmstart writes only Applied",
   'member .metadata.annotations.warmstart.io/applied-from-work':
     "warmstart's own record of the Work generation a member object was applied from (Karmada keeps that in memory)",
 };

@@ -1,22 +1,22 @@
-// From Works to a binding's status, and from there to its template's status, with Karmada's rules at f8fdd02:
-// pkg/util/helper/workstatus.go (assembleWorkStatus, worksFullyApplied, generateFullyAppliedCondition) and
-// pkg/resourceinterpreter/default/native/aggregatestatus.go (aggregateDeploymentStatus). Cached objects in,
-// values out; the controller compares them with what is cached and writes only a difference.
+// From Works to a binding's status, with Karmada's rules at f8fdd02: pkg/util/helper/workstatus.go
+// (assembleWorkStatus, worksFullyApplied, generateFullyAppliedCondition). Cached objects in, values out; the controller compares them with what is cached and writes only a difference.
+// The template's own status from these items: template-status.ts.
 import {
   type AggregatedStatusItem,
   BindingConditionType,
+  type Condition,
   clusterNameFromExecutionNamespace,
   type ObjectReference,
   type ResourceBindingSpec,
+  type ResourceBindingStatus,
   type ResourceHealth,
-  type UnstructuredObject,
   type Work,
   WorkConditionType,
 } from '@warmstart/api';
-import type { ConditionDraft } from './conditions.js';
-import { findCondition } from './conditions.js';
+import { type ConditionDraft, conditionChanged, findCondition, setCondition } from './conditions.js';
 import { parseGroupVersion } from './execution.js';
-import { isRecord, type JsonObject } from './json.js';
+import { isRecord } from './json.js';
+import { sameStatus } from './merge-patch.js';
 
 /** A Work or a member status that cannot be aggregated; the binding's status is left as it is. */
 export class AggregateStatusError extends Error {
@@ -154,92 +154,28 @@ export function fullyAppliedCondition(
       };
 }
 
-/** The Deployment status fields Karmada aggregates, as a template's `.status` holds them (absent = 0). */
-export interface DeploymentStatusSummary {
-  readonly observedGeneration: number;
-  readonly replicas: number;
-  readonly readyReplicas: number;
-  readonly updatedReplicas: number;
-  readonly availableReplicas: number;
-  readonly unavailableReplicas: number;
-}
-
-const SUMMED = [
-  'replicas',
-  'readyReplicas',
-  'updatedReplicas',
-  'availableReplicas',
-  'unavailableReplicas',
-] as const;
-
-/** Whether Karmada's default interpreter aggregates this template kind's status (here: Deployments only). */
-export function aggregatesStatus(apiVersion: string, kind: string): boolean {
-  return apiVersion === 'apps/v1' && kind === 'Deployment';
-}
+/** What the binding status controller writes: aggregatedStatus, and the conditions only when FullyApplied moved. */
+export type BindingStatusUpdate = {
+  /** An empty list is written as null: `aggregatedStatus` is omitempty in Karmada's type. */
+  readonly aggregatedStatus: readonly AggregatedStatusItem[] | null;
+  readonly conditions?: Condition[];
+};
 
 /**
- * aggregateDeploymentStatus: the members' counters summed; observedGeneration becomes the template's generation
- * once every item reports a member status that observed its own generation and was applied from the template's
- * current generation (an item without a status counts against), otherwise it stays as it was. Returns the new
- * values, or undefined when the template already shows them (Karmada writes nothing then).
+ * The binding status to write for `items`, or undefined when the cached binding already says it. The conditions
+ * list is in the result only when FullyApplied changes, so a write of aggregatedStatus alone replaces no list the
+ * scheduler shares (status-patch.ts makes the other kind conditional). `now` is RFC 3339.
  */
-export function aggregateDeploymentStatus(
-  template: Readonly<UnstructuredObject>,
+export function bindingStatusUpdate(
+  binding: Readonly<{ spec: ResourceBindingSpec; status?: ResourceBindingStatus | undefined }>,
   items: readonly AggregatedStatusItem[],
-): DeploymentStatusSummary | undefined {
-  const old = statusSummary(template);
-  const generation = template.metadata.generation ?? 0;
-  const sums: Record<(typeof SUMMED)[number], number> = {
-    replicas: 0,
-    readyReplicas: 0,
-    updatedReplicas: 0,
-    availableReplicas: 0,
-    unavailableReplicas: 0,
-  };
-  let observedLatest = 0;
-  for (const item of items) {
-    if (item.status === undefined || item.status === null) continue;
-    if (!isRecord(item.status)) {
-      throw new AggregateStatusError(
-        `the status of cluster ${item.clusterName} in the binding's aggregatedStatus is not a JSON object`,
-      );
-    }
-    const member = item.status;
-    const int = (key: string): number => {
-      const v = member[key];
-      if (v === undefined || v === null) return 0;
-      if (typeof v !== 'number' || !Number.isInteger(v)) {
-        throw new AggregateStatusError(
-          `status.${key} of cluster ${item.clusterName} in the binding's aggregatedStatus is ${JSON.stringify(v)}, not an integer`,
-        );
-      }
-      return v;
-    };
-    if (int('observedGeneration') >= int('generation') && int('resourceTemplateGeneration') >= generation)
-      observedLatest++;
-    for (const key of SUMMED) sums[key] += int(key);
-  }
-  const next: DeploymentStatusSummary = {
-    observedGeneration: observedLatest === items.length ? generation : old.observedGeneration,
-    ...sums,
-  };
-  const same = (Object.keys(next) as (keyof DeploymentStatusSummary)[]).every((k) => next[k] === old[k]);
-  return same ? undefined : next;
-}
-
-/** The aggregated fields of a Deployment's `.status` (absent or malformed counts as 0). */
-export function statusSummary(template: Readonly<UnstructuredObject>): DeploymentStatusSummary {
-  const status: JsonObject = isRecord(template.status) ? template.status : {};
-  const int = (key: string): number => {
-    const v = status[key];
-    return typeof v === 'number' && Number.isInteger(v) ? v : 0;
-  };
+  now: string,
+): BindingStatusUpdate | undefined {
+  const condition = fullyAppliedCondition(binding.spec, items);
+  const moved = conditionChanged(findCondition(binding.status?.conditions, condition.type), condition);
+  if (!moved && sameStatus(binding.status?.aggregatedStatus ?? [], items)) return undefined;
   return {
-    observedGeneration: int('observedGeneration'),
-    replicas: int('replicas'),
-    readyReplicas: int('readyReplicas'),
-    updatedReplicas: int('updatedReplicas'),
-    availableReplicas: int('availableReplicas'),
-    unavailableReplicas: int('unavailableReplicas'),
+    aggregatedStatus: items.length > 0 ? items : null,
+    ...(moved ? { conditions: setCondition(binding.status?.conditions, condition, now) } : {}),
   };
 }

@@ -1,6 +1,7 @@
 // The binding status controllers (Karmada's `bindingStatus`: rb_status_controller.go and crb_status_controller.go
 // at f8fdd02): a binding's status.aggregatedStatus and FullyApplied condition from its Works, then, for a kind
-// Karmada's default interpreter aggregates (Deployments here), the template's status summed over the members.
+// Karmada's default interpreter aggregates (template-status.ts: thirteen kinds), the template's status from the
+// members'.
 // Everything is read from the caches (Karmada fetches the template from the API server; we do not), and each of
 // the two status writes happens only when its value differs from the cached one.
 import { KarmadaResources } from '@warmstart/api';
@@ -8,13 +9,7 @@ import type { Reader } from '@warmstart/informer-cache';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { type EventSubject, eventSink } from '../events.js';
-import {
-  AggregateStatusError,
-  aggregateDeploymentStatus,
-  aggregatesStatus,
-  assembleWorkStatus,
-  fullyAppliedCondition,
-} from './aggregate-status.js';
+import { AggregateStatusError, assembleWorkStatus, bindingStatusUpdate } from './aggregate-status.js';
 import {
   type AnyBinding,
   bindingKey,
@@ -23,8 +18,11 @@ import {
   worksByBinding,
 } from './binding-keys.js';
 import { cachedResource } from './cached-resource.js';
-import { conditionChanged, findCondition, setCondition } from './conditions.js';
 import { jsonEqual } from './json.js';
+import { mergePatch, sameStatus } from './merge-patch.js';
+import { statusMap } from './reflect-status.js';
+import { statusMergePatch, writeStatus } from './status-patch.js';
+import { aggregatesStatus, aggregateTemplateStatus } from './template-status.js';
 
 export const BINDING_STATUS_CONTROLLER = 'resource-binding-status';
 export const CLUSTER_BINDING_STATUS_CONTROLLER = 'cluster-resource-binding-status';
@@ -66,32 +64,33 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
             emit(subject, 'Warning', AGGREGATE_STATUS_FAILED, error.message);
           throw error;
         }
-        const condition = fullyAppliedCondition(binding.spec, items);
-        const existing = binding.status?.aggregatedStatus ?? [];
-        const existingCondition = findCondition(binding.status?.conditions, condition.type);
-        if (!jsonEqual(existing, items) || conditionChanged(existingCondition, condition)) {
-          const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-          // An empty list is written as null: `aggregatedStatus` is omitempty in Karmada's type.
-          const status = {
-            aggregatedStatus: items.length > 0 ? items : null,
-            conditions: setCondition(binding.status?.conditions, condition, now),
-          };
-          await writer.patchStatus(
+        // FullyApplied goes in only when it changes, and then conditional on the cached version (status-patch.ts):
+        // a list computed before the scheduler's Scheduled reached the cache must not erase it.
+        const status = bindingStatusUpdate(binding, items, new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
+        let conflict = false;
+        if (status) {
+          const outcome = await writeStatus(
+            writer,
             gvr,
             { namespace, name: bindingName },
-            { type: 'merge', patch: { status } },
-            { signal },
+            statusMergePatch(binding, status),
+            signal,
           );
-          emit(
-            subject,
-            'Normal',
-            AGGREGATE_STATUS_SUCCEED,
-            gvr.kind === 'ResourceBinding'
-              ? `Update ResourceBinding(${namespace}/${bindingName}) with AggregatedStatus successfully.`
-              : `Update ClusterResourceBinding(${bindingName}) with AggregatedStatus successfully.`,
-          );
+          conflict = outcome.kind === 'conflict';
+          if (!conflict) {
+            emit(
+              subject,
+              'Normal',
+              AGGREGATE_STATUS_SUCCEED,
+              gvr.kind === 'ResourceBinding'
+                ? `Update ResourceBinding(${namespace}/${bindingName}) with AggregatedStatus successfully.`
+                : `Update ClusterResourceBinding(${bindingName}) with AggregatedStatus successfully.`,
+            );
+          }
         }
         await updateTemplateStatus(controller.reader, binding, items, signal);
+        // The binding moved under the conditions write: again, from a cache that has seen what moved it.
+        return conflict ? { requeue: true } : undefined;
       },
     });
     return controller
@@ -128,19 +127,28 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
     const template = await reader.get(gvr, { namespace: ref.namespace, name: ref.name }, { signal });
     // Gone: the garbage collector removes the binding next.
     if (!template) return;
-    let next: ReturnType<typeof aggregateDeploymentStatus>;
+    let next: ReturnType<typeof aggregateTemplateStatus>;
     try {
-      next = aggregateDeploymentStatus(template, items);
+      next = aggregateTemplateStatus(template, items);
     } catch (error) {
       if (error instanceof AggregateStatusError)
         emit(template, 'Warning', AGGREGATE_STATUS_FAILED, error.message);
       throw error;
     }
     if (next === undefined) return;
+    // As Karmada: written only when the status differs as a whole; a merge patch that also removes what the new
+    // status leaves out (Karmada replaces the status with an update), with no resourceVersion to conflict on.
+    let old: ReturnType<typeof statusMap>;
+    try {
+      old = statusMap(template);
+    } catch {
+      old = undefined;
+    }
+    if (sameStatus(old ?? {}, next)) return;
     await writer.patchStatus(
       gvr,
       { namespace: ref.namespace, name: ref.name },
-      { type: 'merge', patch: { status: next } },
+      { type: 'merge', patch: { status: old === undefined ? next : mergePatch(old, next) } },
       { signal },
     );
     emit(template, 'Normal', AGGREGATE_STATUS_SUCCEED, 'Update Resource with AggregatedStatus successfully.');

@@ -1,11 +1,18 @@
 // The execution controller: applies each Work's manifests to its member cluster by server-side apply, deletes
-// them when the Work goes, and keeps the Work's Applied condition. Member objects are read from the member's
-// informer caches (registered the first time a kind is seen; the read waits for that cache), and those informers
-// bring member-side changes back: an applied object deleted on the member is created again, one whose manifest
-// fields were changed there is repaired (member-drift.ts, with back-off against a member controller that fights
-// back). A manifest already applied at this Work generation, and still matching, is not applied again, so a
+// them when the Work goes, and keeps the Work's Dispatching and Applied conditions. Member objects are read from
+// the member's informer caches (registered the first time a kind is seen; the read waits for that cache), and
+// those informers bring member-side changes back: an applied object deleted on the member is created again, one
+// whose manifest fields were changed there is repaired (member-drift.ts, with back-off against a member
+// controller that fights back). A manifest already applied at this Work generation, and still matching, is not applied again, so a
 // restart rewrites nothing.
-import { clusterNameFromExecutionNamespace, KarmadaResources, type UnstructuredObject } from '@warmstart/api';
+import {
+  type Condition,
+  clusterNameFromExecutionNamespace,
+  KarmadaResources,
+  type UnstructuredObject,
+  type Work,
+  WorkConditionType,
+} from '@warmstart/api';
 import type { GroupVersionResource, KubeObject, Lister, SharedInformer } from '@warmstart/informer-cache';
 import { Controller, type ReconcileResult } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
@@ -13,11 +20,13 @@ import { eventSink } from '../events.js';
 import type { MemberRegistry } from '../members.js';
 import { AppliedVersions } from './applied-versions.js';
 import { requeueWorksOfReadyMembers } from './cluster-works.js';
-import { conditionChanged, findCondition, setCondition } from './conditions.js';
+import { type ConditionDraft, conditionChanged, findCondition, setCondition } from './conditions.js';
 import { DriftBackoff } from './drift-backoff.js';
 import {
   appliedCondition,
   describeManifest,
+  dispatchingChanged,
+  dispatchingCondition,
   type ManifestOutcome,
   type ParsedManifest,
   parseErrorOutcome,
@@ -27,6 +36,8 @@ import {
   skippedOutcome,
 } from './execution.js';
 import { isRelevantMemberChange, memberMatchesManifest, workKeyOfMemberObject } from './member-drift.js';
+import { statusMergePatch, writeStatus } from './status-patch.js';
+import { WorkDispatchingEventReason } from './well-known.js';
 
 export const EXECUTION_CONTROLLER = 'execution';
 /** Stamped on member objects: the Work uid and generation they were last applied from. */
@@ -150,9 +161,17 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
         return {};
       }
 
+      // Karmada's order: the Dispatching condition for any Work whose Cluster is known, then suspension, the
+      // Cluster's readiness, the apply and the Applied condition. The conditions that changed go out in one write.
+      const changed: ConditionDraft[] = [];
+      const dispatching = dispatchingCondition(work);
+      if (cluster && dispatchingChanged(work.status?.conditions, dispatching)) changed.push(dispatching);
       const plan = planWorkSync(work, cluster, lookup);
-      if (plan.kind === 'cluster-not-ready') throw new Error(plan.message);
-      if (plan.kind !== 'apply' || !member) return {};
+      if (plan.kind !== 'apply' || !member) {
+        if ((await writeConditions(work, changed, signal)) === 'conflict') return { requeue: true };
+        if (plan.kind === 'cluster-not-ready') throw new Error(plan.message);
+        return {};
+      }
       const stamp = `${work.metadata.uid}/${work.metadata.generation ?? 0}`;
       const outcomes: ManifestOutcome[] = [...resolveErrors, ...plan.invalid.map(parseErrorOutcome)];
       let requeueAfter: number | undefined;
@@ -241,24 +260,51 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
       // Without observedGeneration, as Karmada's Applied condition: with it, every Work generation cost a status
       // write even when the outcome was the same (one more write per change under churn).
       const next = appliedCondition(outcomes);
-      if (conditionChanged(findCondition(work.status?.conditions, next.type), next)) {
-        const conditions = setCondition(
-          work.status?.conditions,
-          next,
-          new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-        );
-        await writer.patchStatus(
-          KarmadaResources.Work,
-          { namespace, name },
-          { type: 'merge', patch: { status: { conditions } } },
-          { signal },
-        );
-      }
+      if (conditionChanged(findCondition(work.status?.conditions, next.type), next)) changed.push(next);
+      if ((await writeConditions(work, changed, signal)) === 'conflict') return { requeue: true };
       if (next.status !== 'True') throw new Error(next.message);
       return requeueAfter === undefined ? {} : { requeueAfter };
     },
   });
   const { reader } = controller;
+
+  /**
+   * Writes the changed conditions over the Work's cached list, conditional on the cached version
+   * (status-patch.ts): a list computed before our previous write of this Work reached the cache must not erase
+   * it. The WorkDispatching Event goes with a written Dispatching condition, as Karmada sends it.
+   */
+  async function writeConditions(
+    work: Readonly<Work>,
+    changed: readonly ConditionDraft[],
+    signal: AbortSignal,
+  ): Promise<'written' | 'conflict' | 'unchanged'> {
+    if (changed.length === 0) return 'unchanged';
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const conditions = changed.reduce<readonly Condition[] | undefined>(
+      (list, draft) => setCondition(list, draft, now),
+      work.status?.conditions,
+    );
+    const { namespace, name } = work.metadata;
+    const outcome = await writeStatus(
+      writer,
+      KarmadaResources.Work,
+      { namespace, name },
+      statusMergePatch(work, { conditions }),
+      signal,
+    );
+    if (outcome.kind === 'conflict') return 'conflict';
+    const dispatched = changed.find((c) => c.type === WorkConditionType.Dispatching);
+    if (dispatched) {
+      emit(
+        { ...work, apiVersion: 'work.karmada.io/v1alpha1', kind: 'Work' },
+        'Normal',
+        WorkDispatchingEventReason,
+        dispatched.message,
+      );
+    }
+    return 'written';
+  }
+
   controller.for(KarmadaResources.Work, {
     predicates: {
       // Only spec or deletion changes need a new apply; status writes (ours) do not.

@@ -5,6 +5,7 @@
 import {
   Annotations,
   type Cluster,
+  type Condition,
   ConflictResolutionAnnotationValue,
   clusterNameFromExecutionNamespace,
   Finalizers,
@@ -13,7 +14,7 @@ import {
   type Work,
   WorkConditionType,
 } from '@warmstart/api';
-import type { ConditionDraft } from './conditions.js';
+import { type ConditionDraft, findCondition } from './conditions.js';
 import { isRecord } from './json.js';
 import { isClusterReady } from './scheduler.js';
 import { ManagedAnnotationsAnnotation, ManagedLabelsAnnotation, WorkConditionReason } from './well-known.js';
@@ -204,6 +205,17 @@ export function dispatchingCondition(work: Readonly<Work>): ConditionDraft {
         reason: WorkConditionReason.Dispatching,
         message: 'Work is being dispatched to member clusters.',
       };
+}
+
+/**
+ * Whether the Dispatching condition needs writing: Karmada compares the status alone
+ * (meta.IsStatusConditionPresentAndEqual), so a stored condition with another reason or message stays.
+ */
+export function dispatchingChanged(
+  conditions: readonly Readonly<Condition>[] | undefined,
+  next: ConditionDraft,
+): boolean {
+  return findCondition(conditions, next.type)?.status !== next.status;
 }
 
 /** Looks a manifest's object up in the member cluster's cache; undefined when the member has none. */

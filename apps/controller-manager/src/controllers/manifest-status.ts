@@ -4,7 +4,8 @@
 // object is not on the member (yet) is left out, as Karmada records only objects it observed.
 import type { ManifestStatus, ResourceIdentifier, UnstructuredObject, Work } from '@warmstart/api';
 import { type MemberLookup, parseManifests } from './execution.js';
-import { interpretHealth, ReflectStatusError, reflectStatus } from './reflect-status.js';
+import { ReflectStatusError, reflectStatus } from './reflect-status.js';
+import { interpretHealth } from './resource-health.js';
 
 export interface ManifestStatusPlan {
   /** The statuses to record, in manifest order; undefined when no manifest's object could be read (no write). */
@@ -31,7 +32,6 @@ export function planManifestStatuses(work: Readonly<Work>, lookup: MemberLookup)
       errors.push(error);
       continue;
     }
-    if (reflected.kind === 'unsupported') continue;
     const identifier: ResourceIdentifier = {
       ordinal: m.ordinal,
       ...(m.group !== '' ? { group: m.group } : {}),

@@ -52,14 +52,16 @@ export function schedulePatch(binding: Readonly<Binding>, result: ScheduleResult
 }
 
 /**
- * The binding as the status write should see it after the scheduler's own spec patch. That patch moves
- * metadata.generation; the schedule behind it observed that generation (its only change is this schedule), so
- * the status records the patched generation, as Karmada's scheduler does. Recording the cached one instead left
- * every scheduled binding one generation behind and cost a second status write when the update event came back.
+ * The binding as the status write should see it after the scheduler's own spec patch: the patch's response, which
+ * is the stored object (its status and resourceVersion newer than the cache's: the status write is computed from,
+ * and made conditional on, that), with the generation the schedule observed. The patch moves metadata.generation;
+ * the schedule behind it observed that generation (its only change is this schedule), so the status records the
+ * patched generation, as Karmada's scheduler does. Recording the cached one instead left every scheduled binding
+ * one generation behind and cost a second status write when the update event came back.
  */
 export function afterSchedulePatch(
   binding: Readonly<Binding>,
-  patched: Readonly<Pick<Binding, 'metadata'>>,
+  patched: Readonly<Pick<Binding, 'metadata' | 'status'>>,
   patch: SchedulePatch,
 ): Binding {
   // The patch carries no resourceVersion (Karmada's does not either: under churn the precondition made most of
@@ -70,32 +72,44 @@ export function afterSchedulePatch(
   const landed = patched.metadata.generation;
   const generation =
     landed !== undefined && before !== undefined && landed === before + ours ? landed : before;
+  const resourceVersion = patched.metadata.resourceVersion ?? binding.metadata.resourceVersion;
+  const { status: _cached, ...rest } = binding;
   return {
-    ...binding,
-    metadata: { ...binding.metadata, ...(generation !== undefined ? { generation } : {}) },
+    ...rest,
+    metadata: {
+      ...binding.metadata,
+      ...(generation !== undefined ? { generation } : {}),
+      ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+    },
     spec: { ...binding.spec, clusters: [...patch.clusters] },
+    ...(patched.status !== undefined ? { status: patched.status } : {}),
   };
 }
 
+/** The status fields the scheduler owns; a write carries only those of them that change. */
+export type ScheduleStatus = Pick<
+  ResourceBindingStatus,
+  'conditions' | 'schedulerObservedGeneration' | 'schedulerObservingAffinityName' | 'lastScheduledTime'
+>;
+
 /**
- * The binding status to write after a schedule, or undefined when nothing would change. On success
+ * The scheduler's status fields to write after a schedule, or undefined when nothing would change. On success
  * schedulerObservedGeneration catches up with metadata.generation; lastScheduledTime moves only when the
- * schedule changed something, so a pass that finds nothing new writes nothing. `now` is RFC 3339.
+ * schedule changed something, so a pass that finds nothing new writes nothing. The conditions list is in the
+ * result only when the Scheduled condition changes: a write without it cannot touch another controller's
+ * condition and needs no precondition (status-patch.ts). `now` is RFC 3339.
  */
 export function scheduleStatusUpdate(
   binding: Readonly<Binding>,
   result: ScheduleResult,
   now: string,
-): ResourceBindingStatus | undefined {
+): ScheduleStatus | undefined {
   const status = binding.status ?? {};
   const condition = scheduledCondition(result);
   const existing = findCondition(status.conditions, condition.type);
   const changedCondition = conditionChanged(existing, condition);
-  if (result.kind === 'Unschedulable') {
-    return changedCondition
-      ? { ...status, conditions: setCondition(status.conditions, condition, now) }
-      : undefined;
-  }
+  const conditions = changedCondition ? { conditions: setCondition(status.conditions, condition, now) } : {};
+  if (result.kind === 'Unschedulable') return changedCondition ? conditions : undefined;
 
   const generation = binding.metadata.generation ?? 0;
   const affinityName = result.affinityName ?? status.schedulerObservingAffinityName;
@@ -107,10 +121,11 @@ export function scheduleStatusUpdate(
     !targetClustersEqual(binding.spec.clusters, result.clusters);
   if (!changed) return undefined;
   return {
-    ...status,
-    conditions: setCondition(status.conditions, condition, now),
-    schedulerObservedGeneration: generation,
-    ...(affinityName !== undefined ? { schedulerObservingAffinityName: affinityName } : {}),
+    ...conditions,
+    ...(status.schedulerObservedGeneration !== generation ? { schedulerObservedGeneration: generation } : {}),
+    ...(affinityName !== undefined && affinityName !== status.schedulerObservingAffinityName
+      ? { schedulerObservingAffinityName: affinityName }
+      : {}),
     lastScheduledTime: now,
   };
 }

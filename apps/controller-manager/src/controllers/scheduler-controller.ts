@@ -1,6 +1,7 @@
 // The scheduler: static placement of ResourceBindings and ClusterResourceBindings onto member clusters,
-// written as spec.clusters (with the applied-placement annotation) and the Scheduled condition. It reads
-// bindings and Clusters from the cache and writes only when the result differs from what is stored.
+// written as spec.clusters (with the applied-placement annotation) and the Scheduled condition, a write that cannot
+// drop the binding status controller's FullyApplied (status-patch.ts). It reads bindings and Clusters from the
+// cache and writes only when the result differs from what is stored.
 import { KarmadaResources } from '@warmstart/api';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
@@ -13,6 +14,7 @@ import { placementProblems } from './placement-problems.js';
 import { afterSchedulePatch, schedulePatch, scheduleStatusUpdate } from './schedule-writes.js';
 import { scheduleBinding } from './scheduler.js';
 import { schedulingNeeded } from './scheduling-trigger.js';
+import { statusMergePatch, writeStatus } from './status-patch.js';
 import { AppliedPlacementAnnotation } from './well-known.js';
 
 export const SCHEDULER = 'scheduler';
@@ -52,8 +54,12 @@ export function schedulerController(ctx: ManagerContext): Controller {
         result,
         new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
       );
-      if (status)
-        await writer.patchStatus(gvr, { namespace, name }, { type: 'merge', patch: { status } }, { signal });
+      // Conditional on the version the status was computed from when it replaces the conditions (status-patch.ts):
+      // a 409 means the binding status controller wrote FullyApplied meanwhile; the next pass keeps it.
+      const outcome = status
+        ? await writeStatus(writer, gvr, { namespace, name }, statusMergePatch(scheduled, status), signal)
+        : undefined;
+      if (outcome?.kind === 'conflict') return { requeue: true };
       if (result.kind === 'Unschedulable') {
         ctx.log.info(
           { binding: key, reason: result.reason, message: result.message },
@@ -62,7 +68,7 @@ export function schedulerController(ctx: ManagerContext): Controller {
         // Karmada's ScheduleBindingFailed, on the binding and its template, once per change of the outcome; with
         // what in the placement can never match, when something can't.
         const problems = placementProblems(binding.spec.placement);
-        if (status && problems.length > 0) {
+        if (outcome !== undefined && problems.length > 0) {
           const message = `${result.message} ${problems.join('; ')}`;
           const r = binding.spec.resource;
           emit(

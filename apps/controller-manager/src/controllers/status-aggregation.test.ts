@@ -1,10 +1,12 @@
 // Status aggregation beyond Karmada's own tables: the observedGeneration rule of aggregateDeploymentStatus, the
-// shape of a recorded manifest status, and the kinds we do not reflect yet.
+// shape of a recorded manifest status, and a Service's reflected status.
 import type { AggregatedStatusItem, UnstructuredObject, Work } from '@warmstart/api';
 import { describe, expect, it } from 'vitest';
-import { aggregateDeploymentStatus, assembleWorkStatus } from './aggregate-status.js';
+import { assembleWorkStatus } from './aggregate-status.js';
 import { planManifestStatuses } from './manifest-status.js';
-import { interpretHealth, reflectStatus } from './reflect-status.js';
+import { reflectStatus } from './reflect-status.js';
+import { interpretHealth } from './resource-health.js';
+import { aggregateTemplateStatus as aggregateDeploymentStatus } from './template-status.js';
 
 const template = (generation: number, status: Record<string, number> = {}): UnstructuredObject =>
   ({
@@ -32,10 +34,7 @@ describe('aggregateDeploymentStatus: observedGeneration', () => {
     ).toEqual({
       observedGeneration: 3,
       replicas: 6,
-      readyReplicas: 0,
       updatedReplicas: 6,
-      availableReplicas: 0,
-      unavailableReplicas: 0,
     });
   });
   it('stays as it was while one member was applied from an older template', () => {
@@ -143,14 +142,26 @@ describe('planManifestStatuses', () => {
     expect(plan.statuses).toBeUndefined();
     expect(plan.errors[0]?.message).toMatch(/resourcetemplate.karmada.io\/generation is missing/);
   });
-  it('records nothing for a kind whose Karmada handler is not ported (a Service)', () => {
+  it('records nothing for a Service that is not a LoadBalancer, and only the load balancer of one that is', () => {
     const svc = {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: 's' },
       spec: { type: 'LoadBalancer' },
     };
-    expect(reflectStatus(svc as unknown as UnstructuredObject)).toEqual({ kind: 'unsupported' });
+    expect(reflectStatus(svc as unknown as UnstructuredObject)).toEqual({
+      kind: 'reflected',
+      status: undefined,
+    });
+    const clusterIP = { ...svc, spec: { type: 'ClusterIP' }, status: { loadBalancer: {} } };
+    expect(reflectStatus(clusterIP as unknown as UnstructuredObject).status).toBeUndefined();
+    const lb = {
+      ...svc,
+      status: { loadBalancer: { ingress: [{ ip: '10.0.0.1' }] }, conditions: [{ type: 'x' }] },
+    };
+    expect(reflectStatus(lb as unknown as UnstructuredObject).status).toEqual({
+      loadBalancer: { ingress: [{ ip: '10.0.0.1' }] },
+    });
   });
   it('the recorded status flows into the binding as Karmada assembles it', () => {
     const plan = planManifestStatuses(work([deployment]), () => member as unknown as UnstructuredObject);
@@ -185,5 +196,52 @@ describe('planManifestStatuses', () => {
       },
     ]);
     expect(interpretHealth(member as unknown as UnstructuredObject)).toBe('Unhealthy');
+  });
+});
+
+describe('aggregateTemplateStatus: rules kept as Karmada has them', () => {
+  const sts = (generation: number, status: Record<string, unknown>): UnstructuredObject =>
+    ({
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 's', namespace: 'default', generation },
+      status,
+    }) as unknown as UnstructuredObject;
+  it("a StatefulSet's observedGeneration moves only when no member reports a generation (Karmada compares the member's own)", () => {
+    // The reflected StatefulSet status carries no observedGeneration, so a member at generation 1 never counts.
+    const member = { generation: 1, resourceTemplateGeneration: 5, replicas: 1, availableReplicas: 1 };
+    expect(
+      aggregateDeploymentStatus(sts(5, { observedGeneration: 4, replicas: 0, availableReplicas: 0 }), [
+        { clusterName: 'm', status: member },
+      ]),
+    ).toEqual({ observedGeneration: 4, replicas: 1, availableReplicas: 1 });
+  });
+  it('a finished Job template is never changed again', () => {
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'j', namespace: 'default' },
+      status: { conditions: [{ type: 'Complete', status: 'True' }], succeeded: 1 },
+    } as unknown as UnstructuredObject;
+    expect(aggregateDeploymentStatus(job, [{ clusterName: 'm', status: { active: 3 } }])).toBeUndefined();
+  });
+  it('a kind Karmada does not aggregate gives nothing', () => {
+    const cm = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c' },
+    } as unknown as UnstructuredObject;
+    expect(aggregateDeploymentStatus(cm, [{ clusterName: 'm', status: {} }])).toBeUndefined();
+  });
+  it('a malformed member status of another kind is a typed error naming the cluster', () => {
+    const svc = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's', namespace: 'default' },
+      spec: { type: 'LoadBalancer' },
+    } as unknown as UnstructuredObject;
+    expect(() =>
+      aggregateDeploymentStatus(svc, [{ clusterName: 'm2', status: { loadBalancer: { ingress: 'x' } } }]),
+    ).toThrow(/cannot aggregate the status of Service default\/s: status.loadBalancer.ingress of cluster m2/);
   });
 });

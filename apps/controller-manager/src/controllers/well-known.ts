@@ -17,6 +17,9 @@ export const ScheduledReason = {
   SchedulerError: 'SchedulerError',
 } as const;
 
+/** Karmada's Normal Event (pkg/events) sent with each Dispatching condition written, carrying its message. */
+export const WorkDispatchingEventReason = 'WorkDispatching';
+
 /** Applied- and Dispatching-condition reasons on a Work (pkg/controllers/execution). */
 export const WorkConditionReason = {
   AppliedSuccessful: 'AppliedSuccessful',

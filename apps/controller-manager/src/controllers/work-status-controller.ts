@@ -22,9 +22,9 @@ import type { MemberRegistry } from '../members.js';
 import { requeueWorksOfReadyMembers } from './cluster-works.js';
 import { findCondition } from './conditions.js';
 import { type ParsedManifest, parseManifests } from './execution.js';
-import { jsonEqual } from './json.js';
 import { planManifestStatuses } from './manifest-status.js';
 import { workKeyOfMemberObject } from './member-drift.js';
+import { sameStatus } from './merge-patch.js';
 import { isClusterReady } from './scheduler.js';
 
 export const WORK_STATUS_CONTROLLER = 'work-status';
@@ -95,7 +95,9 @@ export function workStatusController(ctx: ManagerContext, members: MemberRegistr
           error.message,
         );
       }
-      if (plan.statuses !== undefined && !jsonEqual(work.status?.manifestStatuses ?? [], plan.statuses)) {
+      // A null in a reflected status (Go's encoding of an unset time or list) may come back from the API server
+      // as no field at all: the same value, so not a reason to write.
+      if (plan.statuses !== undefined && !sameStatus(work.status?.manifestStatuses ?? [], plan.statuses)) {
         await writer.patchStatus(
           KarmadaResources.Work,
           { namespace, name },
