@@ -2,6 +2,8 @@
 // Karmada applies override patches with): a missing parent, a missing key to replace or remove, or an index out of
 // range is an error, not a silent no-op. The input is never mutated.
 
+import { deepCopy } from './json.js';
+
 /** One operation, as Karmada builds them from overriders. */
 export interface PatchOperation {
   readonly op: 'add' | 'remove' | 'replace';
@@ -21,7 +23,7 @@ type Container = Record<string, unknown> | unknown[];
 
 /** The document after the operations, applied in order; throws JsonPatchError. */
 export function applyJsonPatch(document: unknown, operations: readonly PatchOperation[]): unknown {
-  return applyJsonPatchInPlace(structuredClone(document), operations);
+  return applyJsonPatchInPlace(deepCopy(document), operations);
 }
 
 /**
@@ -38,7 +40,7 @@ export function applyJsonPatchInPlace(document: unknown, operations: readonly Pa
 function applyOne(doc: unknown, { op, path, value }: PatchOperation): unknown {
   if (path === '') {
     if (op === 'remove') throw new JsonPatchError('cannot remove the whole document');
-    return structuredClone(value ?? null);
+    return deepCopy(value ?? null);
   }
   const tokens = parsePointer(path);
   const last = tokens.pop()!;
@@ -53,7 +55,7 @@ function applyOne(doc: unknown, { op, path, value }: PatchOperation): unknown {
       `${op} operation does not apply: the parent of ${path} is not an object or array`,
     );
   }
-  const v = structuredClone(value ?? null);
+  const v = deepCopy(value ?? null);
   if (Array.isArray(parent)) {
     if (op === 'add') {
       const index = last === '-' ? parent.length : arrayIndex(last, parent.length + 1, path);

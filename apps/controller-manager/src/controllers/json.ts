@@ -8,9 +8,33 @@ export function isRecord(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A deep, unfrozen copy of a JSON value. Cached objects are frozen; this is how we get one we may change. */
+/**
+ * A deep, unfrozen copy of a JSON value. Cached objects are frozen; this is how we get one we may change.
+ * A plain walk, not structuredClone: for a Deployment it is about ten times faster (5 vs 56 µs), and the binding
+ * controller copies every template once per member while it works through a restart's backlog (a CPU profile
+ * of a 2,000-workload restart had structuredClone at 1.1 s of the 10 s the manager was busy).
+ */
 export function deepCopy<T>(value: T): T {
-  return structuredClone(value);
+  return copyJson(value) as T;
+}
+
+function copyJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyJson);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: JsonObject = {};
+  for (const key of Object.keys(value)) {
+    const copied = copyJson((value as JsonObject)[key]);
+    // A "__proto__" key (JSON.parse makes it an own property) must stay data, not become the prototype.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, {
+        value: copied,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = copied;
+  }
+  return out;
 }
 
 /** JSON equality: the one deep-equal, from @warmstart/informer-cache. */

@@ -19,6 +19,7 @@ import {
 import { ImplicitPriority, implicitPriority, resourceMatchesSelectors } from '@warmstart/detector';
 import { clusterMatchesAffinity } from './cluster-affinity.js';
 import { formatImage, parseImage, setTagOrDigest } from './image-reference.js';
+import { deepCopy } from './json.js';
 import { applyJsonPatchInPlace, type PatchOperation } from './json-patch.js';
 
 /** An override that cannot be applied to the object: the Work is not built, and the binding reports why. */
@@ -142,7 +143,7 @@ export function applyOverriders(
   overriders: Readonly<Overriders>,
 ): UnstructuredObject {
   // One copy, patched in place: the caller's object is never changed, even by an overrider that fails.
-  let current: UnstructuredObject = structuredClone(object);
+  let current: UnstructuredObject = deepCopy(object);
   const patch = (ops: readonly PatchOperation[]): void => {
     current = applyJsonPatchInPlace(current, ops) as UnstructuredObject;
   };

@@ -5,7 +5,7 @@
 // Kubernetes field is `omitempty`), so a status Karmada wrote and the one we compute compare equal and a
 // swap-over writes nothing.
 import { Annotations, type UnstructuredObject } from '@warmstart/api';
-import { isRecord, type JsonObject } from './json.js';
+import { deepCopy, isRecord, type JsonObject } from './json.js';
 import { type FieldSpec, int, obj, objects, put, StatusFieldError, str, time } from './status-fields.js';
 
 /** A member object's status could not be read as its kind's status; the Work records nothing for it. */
@@ -57,7 +57,7 @@ export function reflectStatus(object: Readonly<UnstructuredObject>): ReflectedSt
 /** The whole `.status`, for kinds without a built-in handler (reflectWholeStatus); undefined when absent. */
 export function reflectWholeStatus(object: Readonly<UnstructuredObject>): JsonObject | undefined {
   const status = statusMap(object);
-  return status === undefined ? undefined : structuredClone(status);
+  return status === undefined ? undefined : deepCopy(status);
 }
 
 // The JSON tags of the counters each workload kind keeps (k8s.io/api apps/v1), in the type's field order.
@@ -164,7 +164,7 @@ export function reflectServiceStatus(object: Readonly<UnstructuredObject>): Json
 /** A LoadBalancerStatus as Go encodes it: `ingress` left out when empty. */
 export function loadBalancerStatus(lb: Readonly<JsonObject> | undefined): JsonObject {
   const ingress = lb === undefined ? [] : objects(lb, 'ingress', '.status.loadBalancer.ingress');
-  return ingress.length > 0 ? { ingress: structuredClone(ingress) } : {};
+  return ingress.length > 0 ? { ingress: deepCopy(ingress) } : {};
 }
 
 /** A JobCondition as Go encodes it (its two times are structs: a missing one is written as null). */

@@ -4,7 +4,7 @@
 // encode it, or undefined where Karmada's rule finds it up to date; the controller writes only a difference.
 import type { AggregatedStatusItem, UnstructuredObject } from '@warmstart/api';
 import { AggregateStatusError } from './aggregate-status.js';
-import { isRecord, type JsonObject } from './json.js';
+import { deepCopy, isRecord, type JsonObject } from './json.js';
 import { disruptedPods, gvk, PDB_FIELDS, statusMap, WORKLOAD_FIELDS } from './reflect-status.js';
 import {
   type FieldSpec,
@@ -73,7 +73,7 @@ function workload(kind: keyof typeof WORKLOAD_FIELDS): Aggregator {
     // (A DaemonSet's rule compares its whole status, but whatever it then returns carries these same values, and
     // the write is decided on the status as a whole, so the outcome is the same.)
     if (unchanged) return undefined;
-    const next: JsonObject = structuredClone(old);
+    const next: JsonObject = deepCopy(old);
     put(next, ['observedGeneration', true], observedGeneration);
     counters.forEach((field, i) => {
       put(next, field, sums[i]!);
@@ -146,7 +146,7 @@ export function dedupeAndSortIngress(
       const port = portStatus(p, `${path}.ports[${j}]`);
       ports.set(JSON.stringify([port.port, port.protocol, port.error ?? null]), port);
     });
-    const { ports: _ports, ...rest } = structuredClone(entry) as JsonObject;
+    const { ports: _ports, ...rest } = deepCopy(entry) as JsonObject;
     byKey.set(key, rest);
   });
   const out: JsonObject[] = [];
@@ -281,11 +281,11 @@ const aggregateCronJob: Aggregator = (template, items) => {
     const member = memberStatus(item);
     if (member === undefined) continue;
     const at = (key: string) => `status.${key} of cluster ${item.clusterName}`;
-    active.push(...structuredClone(list(member, 'active', at('active'))));
+    active.push(...deepCopy(list(member, 'active', at('active'))));
     lastSchedule = later(lastSchedule, time(member, 'lastScheduleTime', at('lastScheduleTime')));
     lastSuccessful = later(lastSuccessful, time(member, 'lastSuccessfulTime', at('lastSuccessfulTime')));
   }
-  const next: JsonObject = structuredClone(templateStatus(template));
+  const next: JsonObject = deepCopy(templateStatus(template));
   delete next.active;
   delete next.lastScheduleTime;
   delete next.lastSuccessfulTime;
