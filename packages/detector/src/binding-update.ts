@@ -74,7 +74,14 @@ export function mergeSuspension(
   return existing.scheduling === undefined ? {} : { scheduling: existing.scheduling };
 }
 
-function setOrDelete(spec: Record<string, unknown>, key: string, value: unknown): void {
+/** A binding spec being merged: the existing one, copied, with fields replaced in place. */
+type SpecDraft = { -readonly [K in keyof ResourceBindingSpec]: ResourceBindingSpec[K] };
+
+function setOrDelete<K extends keyof ResourceBindingSpec>(
+  spec: SpecDraft,
+  key: K,
+  value: ResourceBindingSpec[K] | undefined,
+): void {
   if (value === undefined) delete spec[key];
   else spec[key] = value;
 }
@@ -91,7 +98,7 @@ export function mutateBinding<B extends Binding>(existing: B, desired: DesiredBi
     throw new BindingOwnerMismatchError(existing.metadata.name ?? '', owner.uid, templateUid);
   }
 
-  const spec: Record<string, unknown> = { ...existing.spec };
+  const spec: SpecDraft = { ...existing.spec };
   const fields: readonly (keyof ResourceBindingSpec)[] =
     desired.kind === 'ResourceBinding'
       ? [...REPLACED_SPEC_FIELDS, ...RESOURCE_BINDING_ONLY_FIELDS]
@@ -116,8 +123,7 @@ export function mutateBinding<B extends Binding>(existing: B, desired: DesiredBi
   ) {
     metadata = withMetadataChange(metadata, REMOVE_CLUSTER_PROPAGATION_POLICY_CLAIM);
   }
-  // `spec` is the existing spec with the fields above merged in as plain JSON; its shape is still ResourceBindingSpec.
-  return { ...existing, metadata, spec: spec as unknown as ResourceBindingSpec };
+  return { ...existing, metadata, spec };
 }
 
 /**

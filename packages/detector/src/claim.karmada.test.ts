@@ -13,7 +13,7 @@ import type { MetadataChange } from './metadata-change.js';
 import { withMetadataChange } from './metadata-change.js';
 import { karmadaTable } from './testing/karmada-cases.js';
 
-const FILE = 'pkg-detector-claim_test.json';
+const FILE = new URL('./testdata/karmada/pkg-detector-claim_test.json', import.meta.url);
 
 interface Obj {
   readonly metadata: ObjectMeta;

@@ -15,14 +15,14 @@ describe('TestEventFilter', () => {
     obj: KubeObject;
     skippedPropagatingNamespaces: string[] | null;
     expected: boolean;
-  }>('pkg-detector-detector_test.json', 'TestEventFilter');
+  }>(new URL('./testdata/karmada/pkg-detector-detector_test.json', import.meta.url), 'TestEventFilter');
   it.each(table.cases)(`${table.label}: $name`, ({ obj, skippedPropagatingNamespaces, expected }) => {
     const skipped = (skippedPropagatingNamespaces ?? []).map((expr) => new RegExp(expr));
     expect(templateEventFilter(obj, skipped)).toBe(expected);
   });
 });
 
-const EVENTFILTER = 'pkg-util-eventfilter-eventfilter_test.json';
+const EVENTFILTER = new URL('./testdata/karmada/pkg-util-eventfilter-eventfilter_test.json', import.meta.url);
 
 describe('TestSpecificationChanged', () => {
   const table = karmadaTable<{ name: string; oldObj: Json; newObj: Json; wantChange: boolean }>(

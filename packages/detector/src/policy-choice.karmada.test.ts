@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { highestPriorityPolicy } from './policy-choice.js';
 import { karmadaTable } from './testing/karmada-cases.js';
 
-const FILE = 'pkg-detector-compare_test.json';
+const FILE = new URL('./testdata/karmada/pkg-detector-compare_test.json', import.meta.url);
 type AnyPolicy = PropagationPolicy | ClusterPropagationPolicy;
 
 // Go's nil slices arrive as null; our policies (as the API server serves them) leave the field out or list [].

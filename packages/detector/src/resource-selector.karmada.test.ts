@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { implicitPriority, resourceMatchesSelectors, resourceSelectorPriority } from './resource-selector.js';
 import { karmadaTable } from './testing/karmada-cases.js';
 
-const FILE = 'pkg-util-selector_test.json';
+const FILE = new URL('./testdata/karmada/pkg-util-selector_test.json', import.meta.url);
 
 interface SelectorCase<W> {
   readonly name: string;

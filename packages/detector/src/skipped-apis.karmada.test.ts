@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSkippedPropagatingApis, type SkippedResourceConfig } from './skipped-apis.js';
 import { karmadaTable } from './testing/karmada-cases.js';
 
-const FILE = 'pkg-util-apigroup_test.json';
+const FILE = new URL('./testdata/karmada/pkg-util-apigroup_test.json', import.meta.url);
 
 interface GoGV {
   readonly Group: string;

@@ -233,12 +233,18 @@ export function recordedDependencies(binding: Readonly<ResourceBinding>): Depend
   }
   if (parsed === null) return [];
   if (!Array.isArray(parsed)) throw new DependenciesAnnotationError(where, 'not a JSON list');
-  return parsed.map((d, i) => {
-    if (!isRecord(d) || typeof d.apiVersion !== 'string' || typeof d.kind !== 'string') {
+  return parsed.map((d: unknown, i) => {
+    if (!isDependentObjectReference(d)) {
       throw new DependenciesAnnotationError(where, `entry ${i} has no apiVersion and kind`);
     }
-    return d as unknown as DependentObjectReference;
+    return d;
   });
+}
+
+// An entry is taken as a reference once it names apiVersion and kind; its other fields are kept as Karmada
+// wrote them (not rebuilt), so comparing recorded and desired dependencies sees exactly what is stored.
+function isDependentObjectReference(d: unknown): d is DependentObjectReference {
+  return isRecord(d) && typeof d.apiVersion === 'string' && typeof d.kind === 'string';
 }
 
 /**

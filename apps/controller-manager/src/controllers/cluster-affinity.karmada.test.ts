@@ -1,11 +1,11 @@
 // Karmada conformance: cluster affinity against the tables of Karmada's pkg/util/selector_test.go
 // (TestClusterMatches, Test_matchZones, Test_extractClusterFields) at commit f8fdd02.
 import type { Cluster, ClusterAffinity, NodeSelectorRequirement } from '@warmstart/api';
+import { karmadaTable } from '@warmstart/detector/testing';
 import { describe, expect, it } from 'vitest';
 import { clusterMatchesAffinity, fieldSelectorMatches } from './cluster-affinity.js';
-import { karmadaTable } from './testing/karmada-cases.js';
 
-const FILE = 'pkg-util-selector_test.json';
+const FILE = new URL('./testdata/karmada/pkg-util-selector_test.json', import.meta.url);
 
 interface GoCluster {
   readonly metadata?: Cluster['metadata'];

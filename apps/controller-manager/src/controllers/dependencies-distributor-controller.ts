@@ -17,7 +17,6 @@ import {
   type GroupVersionResource,
   jsonEqual,
   type KubeObject,
-  type KubeObjectInput,
   type ResourceEventHandler,
 } from '@warmstart/informer-cache';
 import { Controller } from '@warmstart/runtime';
@@ -340,7 +339,7 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
       if (conflict) emit(bindingSubject(next), 'Warning', DependencyEvents.PolicyConflict, conflict);
     };
     if (!existing) {
-      await writer.create(KarmadaResources.ResourceBinding, writeInput(next), { signal });
+      await writer.create(KarmadaResources.ResourceBinding, next, { signal });
       report();
       return true;
     }
@@ -454,12 +453,6 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
   }
 
   return controller;
-}
-
-// The api package's interfaces have no index signature, which the Writer's input type has; the object is a
-// plain JSON ResourceBinding either way (the detector's asWriteInput does the same).
-function writeInput(binding: ResourceBinding): KubeObjectInput {
-  return binding as unknown as KubeObjectInput;
 }
 
 function bindingSubject(b: Readonly<ResourceBinding>): EventSubject {

@@ -9,6 +9,7 @@ import type {
   Overriders,
   UnstructuredObject,
 } from '@warmstart/api';
+import { karmadaTable } from '@warmstart/detector/testing';
 import { describe, expect, it } from 'vitest';
 import { parseImage } from './image-reference.js';
 import type { PatchOperation } from './json-patch.js';
@@ -18,9 +19,8 @@ import {
   labelAnnotationPatch,
   matchingOverriders,
 } from './override-policy.js';
-import { karmadaTable } from './testing/karmada-cases.js';
 
-const FILE = 'pkg-util-overridemanager_test.json';
+const FILE = new URL('./testdata/karmada/pkg-util-overridemanager_test.json', import.meta.url);
 
 describe('TestParseJSONPatchesByImageOverrider', () => {
   const table = karmadaTable<{
@@ -88,7 +88,7 @@ describe('TestParse', () => {
     expectRepository: string;
     expectTag: string;
     expectDigest: string;
-  }>('pkg-util-imageparser-parser_test.json', 'TestParse');
+  }>(new URL('./testdata/karmada/pkg-util-imageparser-parser_test.json', import.meta.url), 'TestParse');
   it.each(table.cases)(`${table.label}: $name`, (c) => {
     expect(parseImage(c.image)).toEqual({
       hostname: c.expectHostname,
