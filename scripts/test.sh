@@ -33,6 +33,11 @@ bash e2e/scripts/build-k8s-binaries.sh >/dev/null
 
 step "unit + integration tests"
 mkdir -p e2e/artifacts
+# Every manager an integration test starts writes its log here, so a failure can be read after the run.
+if [ -z "${WARMSTART_MANAGER_LOG_DIR:-}" ]; then
+  export WARMSTART_MANAGER_LOG_DIR="$PWD/e2e/artifacts/manager-logs"
+  rm -rf "$WARMSTART_MANAGER_LOG_DIR"
+fi
 set +e
 pnpm vitest run --project unit --project integration --reporter=default --reporter=json --outputFile.json=e2e/artifacts/vitest.json
 rc=$?

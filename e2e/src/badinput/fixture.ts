@@ -346,7 +346,16 @@ export async function assertStillServing(
       `the canary Deployment with ${replicas} replicas in ${m.cluster.name}`,
       async () => (await memberReplicas(m, ns, 'canary')) === replicas,
       { timeoutMs: 90_000, intervalMs: 250 },
-    );
+    ).catch((error: unknown) => {
+      // What the manager said about the canary and the member is what tells why: keep it in the failure.
+      const said = manager
+        .logs()
+        .filter((l) => l.includes(ns) || (l.includes(m.cluster.name) && !l.includes('"level":30')))
+        .slice(-15);
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${said.join('\n')}`, {
+        cause: error,
+      });
+    });
   }
   // A normal object propagates without a single warning on the way.
   const warnings = (await set.host.list<KubeEvent>(`/api/v1/namespaces/${ns}/events`)).filter(

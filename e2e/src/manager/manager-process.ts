@@ -2,7 +2,8 @@
 // a user runs it; the integration global setup builds it), the way a restart or fail-over test needs it: its
 // own pid to SIGKILL or SIGTERM, its own ports, its log lines, and the moment /livez first answered.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../cluster/local-provider.js';
 import { onSignalCleanup } from '../cluster/supervisor.js';
@@ -24,7 +25,10 @@ export interface ManagerProcessOptions {
   readonly args?: readonly string[];
   /** Node's own flags, before the script (e.g. a larger --max-old-space-size for 100k workloads). */
   readonly nodeArgs?: readonly string[];
-  /** Where to write its stderr (JSON logs); default: kept in memory only. */
+  /**
+   * Where to write its stderr (JSON logs); default: a file in $WARMSTART_MANAGER_LOG_DIR when that is set (the
+   * README's test command sets it, so a failed run leaves every manager's log), else kept in memory only.
+   */
   readonly logPath?: string | undefined;
   readonly identity?: string | undefined;
   /** Serve the dashboard on this address (default: off). */
@@ -109,7 +113,8 @@ async function spawnManager(options: ManagerProcessOptions): Promise<ManagerProc
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   live.add(child);
   const lines: string[] = [];
-  const file = options.logPath ? createWriteStream(options.logPath, { flags: 'a' }) : undefined;
+  const logPath = options.logPath ?? defaultLogPath(options.identity, startedAt);
+  const file = logPath ? createWriteStream(logPath, { flags: 'a' }) : undefined;
   let partial = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     file?.write(chunk);
@@ -172,4 +177,13 @@ export function metricValue(text: string, name: string, labels: Record<string, s
     sum += Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return sum;
+}
+
+let logCount = 0;
+function defaultLogPath(identity: string | undefined, startedAt: number): string | undefined {
+  const dir = process.env.WARMSTART_MANAGER_LOG_DIR;
+  if (!dir) return undefined;
+  mkdirSync(dir, { recursive: true });
+  const stamp = new Date(startedAt).toISOString().replace(/[:.]/g, '-');
+  return join(dir, `${stamp}-${process.pid}-${++logCount}${identity ? `-${identity}` : ''}.log`);
 }

@@ -72,6 +72,11 @@ describe.skipIf(!kubeconfig)('configmap-mirror on a real kube-apiserver', () => 
 
     await admin.delete(ConfigMaps, `${from}/settings`);
     await eventually(() => mirror('settings') === undefined, 'the mirror goes with its source');
+    // The mirror's own delete event reconciles its source's key once more: wait for the queue to drain.
+    await eventually(() => {
+      const now = manager.controllers()[0]?.status();
+      return now?.queueDepth === 0 && now.inFlight === 0;
+    }, 'the controller is idle');
     const [status] = manager.controllers().map((c) => c.status());
     expect(status).toMatchObject({ name: 'configmap-mirror', lastError: undefined, queueDepth: 0 });
   });

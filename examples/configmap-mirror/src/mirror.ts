@@ -1,6 +1,6 @@
 // A complete controller on @warmstart/runtime: every ConfigMap of namespace `from` is mirrored into `to`.
 // Reads come from the informer cache only; a mirror that already matches its source is not written again.
-import { jsonEqual, type KubeObject, resource } from '@warmstart/informer-cache';
+import { ApiError, jsonEqual, type KubeObject, resource } from '@warmstart/informer-cache';
 import { Controller, type Manager } from '@warmstart/runtime';
 
 /** A typed descriptor: reads of it are ConfigMaps, and the reconcile below may read nothing else. */
@@ -32,20 +32,26 @@ export function configMapMirror(manager: Manager, from: string, to: string): Con
       const mirror = await reader.get(ConfigMaps, { namespace: to, name }, { signal });
       if (!source) {
         if (mirror?.metadata.labels?.[MIRROR_OF] === from)
-          await writer.delete(ConfigMaps, { namespace: to, name }, { signal });
+          await writer.delete(ConfigMaps, { namespace: to, name }, { signal }).catch(staleCache);
         return;
       }
       if (mirror && jsonEqual(mirror.data, source.data)) return;
       const metadata = { namespace: to, name, labels: { [MIRROR_OF]: from } };
       const desired = { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: source.data ?? {} };
-      if (!mirror) await writer.create(ConfigMaps, desired, { signal });
-      else {
-        const { resourceVersion } = mirror.metadata;
-        await writer.update(
-          ConfigMaps,
-          { ...desired, metadata: { ...metadata, resourceVersion } },
-          { signal },
-        );
-      }
+      const resourceVersion = mirror?.metadata.resourceVersion;
+      await (mirror
+        ? writer.update(ConfigMaps, { ...desired, metadata: { ...metadata, resourceVersion } }, { signal })
+        : writer.create(ConfigMaps, desired, { signal })
+      ).catch(staleCache);
     });
+}
+
+/**
+ * A cache may lag our own last write: an update on an old resourceVersion or a create of a mirror the cache has
+ * not seen yet answers 409, a delete of one already gone 404. The watch brings the newer object and its event
+ * reconciles the key again, so these are not failures.
+ */
+function staleCache(error: unknown): void {
+  if (error instanceof ApiError && (error.code === 409 || error.isNotFound)) return;
+  throw error;
 }
