@@ -59,6 +59,8 @@ export interface ManagerOptions {
   readonly skippedPropagatingApis: string;
   readonly skippedPropagatingNamespaces: readonly string[];
   readonly clusterStatusUpdateFrequencyMs: number;
+  readonly clusterSuccessThresholdMs: number;
+  readonly clusterFailureThresholdMs: number;
   readonly gracefulShutdownTimeoutMs: number;
   readonly logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error';
   readonly logFormat: 'json' | 'text';
@@ -329,6 +331,20 @@ export const FLAGS: readonly FlagSpec[] = [
     kind: 'duration',
     default: '10s',
     help: 'How often the cluster controller checks member health.',
+  },
+  {
+    name: 'cluster-success-threshold',
+    key: 'clusterSuccessThresholdMs',
+    kind: 'duration',
+    default: '30s',
+    help: 'How long a not-Ready member must answer its health check before its Cluster is Ready again.',
+  },
+  {
+    name: 'cluster-failure-threshold',
+    key: 'clusterFailureThresholdMs',
+    kind: 'duration',
+    default: '30s',
+    help: 'How long a Ready member must fail its health check before its Cluster is marked not Ready.',
   },
   {
     name: 'graceful-shutdown-timeout',

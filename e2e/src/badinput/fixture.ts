@@ -229,11 +229,15 @@ export const QPS_FLAGS = [
 ];
 
 /** Starts the built manager and waits until it is ready and sees both members Ready. */
-export async function startReadyManager(set: BadInputSet, identity: string): Promise<ManagerProcess> {
+export async function startReadyManager(
+  set: BadInputSet,
+  identity: string,
+  extraArgs: readonly string[] = [],
+): Promise<ManagerProcess> {
   const manager = await startManager({
     kubeconfig: set.hostInfo.managerKubeconfig,
     identity,
-    args: ['--cluster-status-update-frequency=2s', ...QPS_FLAGS],
+    args: ['--cluster-status-update-frequency=2s', ...QPS_FLAGS, ...extraArgs],
   });
   await manager.livezMs();
   await waitFor('the manager to be ready', async () => (await manager.readyz()).status === 200, {

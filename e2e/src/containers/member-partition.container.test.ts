@@ -54,6 +54,9 @@ describe.skipIf(containerTestsSkipped())(`a member cut off and restored (${WORKL
     loaded = await prepareLoad(host!, [m1!, m2!], WORKLOADS);
     manager = await startManagerContainer(env.managerImage, set.frontNetwork, host!, LABEL, [
       '--cluster-status-update-frequency=2s',
+      // Not Karmada's default 30 s each way: the test measures what happens after the flip, not the wait for it.
+      '--cluster-failure-threshold=4s',
+      '--cluster-success-threshold=4s',
     ]);
     await waitPropagated(loaded, 300_000);
   });

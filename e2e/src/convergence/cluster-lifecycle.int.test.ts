@@ -79,7 +79,8 @@ describe('Cluster lifecycle', () => {
   beforeAll(async () => {
     infos = inject('clusters');
     set = await prepareSet(infos);
-    manager = await startReadyManager(set, IDENTITY);
+    // A member cut off is marked not Ready after 3 s of failed checks, not Karmada's default 30 s.
+    manager = await startReadyManager(set, IDENTITY, ['--cluster-failure-threshold=3s']);
     livez = new LivezWatch(manager);
   });
 

@@ -22,6 +22,7 @@ import { bindingKey } from './binding-keys.js';
 import { clusterAccess, clusterSecretRef, type SecretData } from './cluster-access.js';
 import { bindingTargets, planClusterRemoval } from './cluster-removal.js';
 import { type ConditionDraft, conditionChanged, findCondition, setCondition } from './conditions.js';
+import { ReadyThreshold } from './ready-threshold.js';
 
 interface SecretObject extends KubeObject, SecretData {}
 /** Secrets, typed: a Cluster's credentials. */
@@ -47,12 +48,17 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
   const { host, options, log } = ctx;
   const writer = ctx.manager.writer(CLUSTER_CONTROLLER);
   const emit = eventSink(writer, 'cluster-controller', log);
+  const threshold = new ReadyThreshold({
+    successMs: options.clusterSuccessThresholdMs,
+    failureMs: options.clusterFailureThresholdMs,
+  });
   const controller: Controller = new Controller(ctx.manager, {
     name: CLUSTER_CONTROLLER,
     concurrency: options.concurrentClusterSyncs,
     reconcile: async (name, { signal }): Promise<ReconcileResult> => {
       const cluster = await reader.get(KarmadaResources.Cluster, name, { signal });
       if (!cluster) {
+        threshold.forget(name);
         await members.remove(name);
         await ctx.metrics.forgetCluster(name);
         return {};
@@ -104,6 +110,7 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
   /** Writes the Ready condition if it changed; a change to "not usable as written" is also a Warning Event. */
   async function writeReady(cluster: Readonly<CachedCluster>, health: Health, signal: AbortSignal) {
     const existing = findCondition(cluster.status?.conditions, ClusterConditionType.Ready);
+    if (threshold.holds(cluster.metadata.name, existing?.status, health.condition.status)) return false;
     if (!conditionChanged(existing, health.condition)) return false;
     const conditions = setCondition(
       cluster.status?.conditions,
