@@ -5,6 +5,7 @@
 // the manager logs that all its servers listen, which comes only after the manager module has loaded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalClusterSet, LocalProvider } from '../cluster/local-provider.js';
+import { waitFor } from '../cluster/wait.js';
 import type { ClusterInfo } from '../cluster/provider.js';
 import { adminIdentity, installCrds } from '../karmada/join.js';
 import { formatProgress, seed } from '../load/seed.js';
@@ -93,9 +94,15 @@ describe(`probes while ${OBJECTS} Deployments sync`, () => {
     const liveWhileListing = seen.find(
       (o) => o.livez === 200 && o.readyz === 503 && pendingLine.test(o.readyzBody),
     );
-    const synced = parseLogLines(manager.logs()).find(
-      (r) => r.msg === 'informer synced' && r.informer === `informer:host/${DEPLOYMENTS}`,
-    );
+    // The log line travels through a pipe and may arrive after the /readyz answer it preceded: wait for it.
+    const synced = await waitFor(
+      'the Deployment informer to log "informer synced"',
+      () =>
+        parseLogLines(manager!.logs()).find(
+          (r) => r.msg === 'informer synced' && r.informer === `informer:host/${DEPLOYMENTS}`,
+        ),
+      { timeoutMs: 10_000, intervalMs: 20 },
+    ).catch(() => undefined);
     process.stderr.write(
       `[probes] /livez 200 at ${firstLiveMs} ms, /readyz first answered ${firstReadyzAnswer?.readyz} at ` +
         `${firstReadyzAnswer?.ms} ms, 200 at ${ready.ms} ms; Deployments synced ${synced ? synced.time - manager.startedAt : '?'} ms ` +
