@@ -24,12 +24,35 @@ export function readGoYaml(text: string): unknown {
   if (doc.errors.length > 0) {
     throw new YamlContentError(`the field does not hold valid YAML: ${doc.errors[0]!.message}`);
   }
-  return toJson(doc, doc.contents);
+  return toJson({ doc, nodes: 0, depth: 0 }, doc.contents);
 }
 
-function toJson(doc: Document, node: Node | null | undefined): unknown {
+// The document, and how many nodes have been decoded: aliases can make a small text expand without bound (or,
+// pointing into their own anchor, forever), which yaml.v2 refuses as excessive aliasing.
+interface Reader {
+  readonly doc: Document;
+  nodes: number;
+  depth: number;
+}
+
+const MAX_NODES = 1_000_000;
+const MAX_DEPTH = 10_000;
+
+function toJson(r: Reader, node: Node | null | undefined): unknown {
+  if (++r.nodes > MAX_NODES || r.depth >= MAX_DEPTH) {
+    throw new YamlContentError('yaml: document contains excessive aliasing or nesting');
+  }
+  r.depth++;
+  try {
+    return decode(r, node);
+  } finally {
+    r.depth--;
+  }
+}
+
+function decode(r: Reader, node: Node | null | undefined): unknown {
   if (node === null || node === undefined) return null;
-  if (isAlias(node)) return toJson(doc, node.resolve(doc));
+  if (isAlias(node)) return toJson(r, node.resolve(r.doc));
   if (isScalar(node)) {
     const value = scalarValue(node.value, node.type, node.tag);
     if (typeof value === 'number' && !Number.isFinite(value)) {
@@ -37,10 +60,10 @@ function toJson(doc: Document, node: Node | null | undefined): unknown {
     }
     return value;
   }
-  if (isSeq(node)) return node.items.map((item) => toJson(doc, item as Node));
+  if (isSeq(node)) return node.items.map((item) => toJson(r, item as Node));
   if (isMap(node)) {
     const out: Record<string, unknown> = {};
-    mergeInto(doc, node, out);
+    mergeInto(r, node, out);
     return out;
   }
   throw new YamlContentError('the YAML holds a node that is neither a scalar nor a collection');
@@ -48,7 +71,7 @@ function toJson(doc: Document, node: Node | null | undefined): unknown {
 
 // yaml.v2 decodes a mapping in order into one map: a `<<` entry merges its mapping (or, for a sequence of them,
 // each from last to first) into what is there so far, and later keys override.
-function mergeInto(doc: Document, map: Node | null | undefined, out: Record<string, unknown>): void {
+function mergeInto(r: Reader, map: Node | null | undefined, out: Record<string, unknown>): void {
   if (!isMap(map)) throw new YamlContentError('a << merge key must refer to a mapping');
   for (const pair of map.items) {
     if (!isPair(pair)) continue;
@@ -59,28 +82,28 @@ function mergeInto(doc: Document, map: Node | null | undefined, out: Record<stri
       keyNode.tag === undefined &&
       keyNode.value === '<<'
     ) {
-      const target = resolveAlias(doc, pair.value as Node | null);
+      const target = resolveAlias(r, pair.value as Node | null);
       if (isSeq(target)) {
-        for (const item of [...target.items].reverse()) mergeInto(doc, resolveAlias(doc, item as Node), out);
+        for (const item of [...target.items].reverse()) mergeInto(r, resolveAlias(r, item as Node), out);
       } else {
-        mergeInto(doc, target, out);
+        mergeInto(r, target, out);
       }
       continue;
     }
-    const key = keyText(doc, keyNode);
-    const value = toJson(doc, pair.value as Node | null);
+    const key = keyText(r, keyNode);
+    const value = toJson(r, pair.value as Node | null);
     // A "__proto__" key must stay data.
     Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
 }
 
-function resolveAlias(doc: Document, node: Node | null): Node | null | undefined {
-  return isAlias(node) ? node.resolve(doc) : node;
+function resolveAlias(r: Reader, node: Node | null): Node | null | undefined {
+  return isAlias(node) ? node.resolve(r.doc) : node;
 }
 
 // convertToJSONableObject's key conversion.
-function keyText(doc: Document, node: Node | null): string {
-  const key = toJson(doc, node);
+function keyText(r: Reader, node: Node | null): string {
+  const key = toJson(r, node);
   if (typeof key === 'string') return key;
   if (typeof key === 'boolean' || typeof key === 'bigint') return String(key);
   if (typeof key === 'number') {
