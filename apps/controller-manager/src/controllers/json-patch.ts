@@ -38,10 +38,7 @@ export function applyJsonPatchInPlace(document: unknown, operations: readonly Pa
 }
 
 function applyOne(doc: unknown, { op, path, value }: PatchOperation): unknown {
-  if (path === '') {
-    if (op === 'remove') throw new JsonPatchError('cannot remove the whole document');
-    return deepCopy(value ?? null);
-  }
+  if (path === '') return rootValue(op, value, (v) => deepCopy(v ?? null));
   const tokens = parsePointer(path);
   const last = tokens.pop()!;
   let parent: unknown = doc;
@@ -73,6 +70,19 @@ function applyOne(doc: unknown, { op, path, value }: PatchOperation): unknown {
   if (op === 'remove') delete parent[last];
   else parent[last] = v;
   return doc;
+}
+
+/**
+ * What an operation on the whole document ("" path) leaves, as v5 has it: the document must stay an object or an
+ * array, except that replace may also make it null; remove is an error.
+ */
+export function rootValue<T>(op: PatchOperation['op'], value: unknown, make: (value: unknown) => T): T {
+  if (op === 'remove') throw new JsonPatchError('cannot remove the whole document');
+  const v = value ?? null;
+  if (!(typeof v === 'object' && (v !== null || op === 'replace'))) {
+    throw new JsonPatchError(`${op} operation on the whole document needs an object or an array`);
+  }
+  return make(v);
 }
 
 function isContainer(value: unknown): value is Container {

@@ -18,6 +18,7 @@ import {
 } from '@warmstart/api';
 import { ImplicitPriority, implicitPriority, resourceMatchesSelectors } from '@warmstart/detector';
 import { clusterMatchesAffinity } from './cluster-affinity.js';
+import { applyFieldOverrider } from './field-overrider.js';
 import { formatImage, parseImage, setTagOrDigest } from './image-reference.js';
 import { deepCopy } from './json.js';
 import { applyJsonPatchInPlace, type PatchOperation } from './json-patch.js';
@@ -153,9 +154,7 @@ export function applyOverriders(
   for (const o of overriders.labelsOverrider ?? []) current = labelAnnotationPatch(current, o, 'labels');
   for (const o of overriders.annotationsOverrider ?? [])
     current = labelAnnotationPatch(current, o, 'annotations');
-  if ((overriders.fieldOverrider?.length ?? 0) > 0) {
-    throw new Error('fieldOverrider is not supported yet; use plaintext, or let Karmada apply this policy');
-  }
+  for (const o of overriders.fieldOverrider ?? []) applyFieldOverrider(current, o);
   patch((overriders.plaintext ?? []).map((p) => ({ op: p.operator, path: p.path, value: p.value ?? null })));
   return current;
 }
