@@ -5,8 +5,8 @@
 // the manager logs that all its servers listen, which comes only after the manager module has loaded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalClusterSet, LocalProvider } from '../cluster/local-provider.js';
-import { waitFor } from '../cluster/wait.js';
 import type { ClusterInfo } from '../cluster/provider.js';
+import { waitFor } from '../cluster/wait.js';
 import { adminIdentity, installCrds } from '../karmada/join.js';
 import { formatProgress, seed } from '../load/seed.js';
 import { type ManagerProcess, metricValue, startManager } from '../manager/manager-process.js';
