@@ -110,7 +110,19 @@ export function clusterController(ctx: ManagerContext, members: MemberRegistry):
   /** Writes the Ready condition if it changed; a change to "not usable as written" is also a Warning Event. */
   async function writeReady(cluster: Readonly<CachedCluster>, health: Health, signal: AbortSignal) {
     const existing = findCondition(cluster.status?.conditions, ClusterConditionType.Ready);
-    if (threshold.holds(cluster.metadata.name, existing?.status, health.condition.status)) return false;
+    if (threshold.holds(cluster.metadata.name, existing?.status, health.condition.status)) {
+      log.info(
+        {
+          cluster: cluster.metadata.name,
+          kept: existing?.status,
+          observed: health.condition.status,
+          reason: health.condition.reason,
+          message: health.condition.message,
+        },
+        'cluster health check disagrees with its Ready condition; kept until the threshold has passed',
+      );
+      return false;
+    }
     if (!conditionChanged(existing, health.condition)) return false;
     const conditions = setCondition(
       cluster.status?.conditions,
