@@ -7,6 +7,7 @@ import type { AggregatedStatusItem, UnstructuredObject } from '@warmstart/api';
 import { describe, expect, it } from 'vitest';
 import {
   REFLECT_HANDLERS,
+  ReflectStatusError,
   reflectDaemonSetStatus,
   reflectHorizontalPodAutoscalerStatus,
   reflectJobStatus,
@@ -480,6 +481,11 @@ describe('reflectstatus_test.go Test_reflectHorizontalPodAutoscalerStatus', () =
       reflectHorizontalPodAutoscalerStatus(template('autoscaling/v2', 'HorizontalPodAutoscaler')),
     ).toBeUndefined();
   });
+  it(`${GO}: HPA with invalid status format`, () => {
+    const hpa = object({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', status: 'invalid' });
+    expect(() => reflectHorizontalPodAutoscalerStatus(hpa)).toThrow(/not an object/);
+    expect(() => reflectStatus(hpa)).toThrow(ReflectStatusError);
+  });
 });
 
 describe('reflectstatus_test.go Test_reflectServiceStatus', () => {
@@ -529,8 +535,27 @@ describe('reflectstatus_test.go Test_reflectJobStatus', () => {
   it(`${GO}: job with only active status`, () => {
     expect(reflectJobStatus(job({ active: 1, startTime: t }))).toEqual({ active: 1, startTime: t });
   });
+  it(`${GO}: job with failed status`, () => {
+    // Go sets active and succeeded to 0; both are omitempty, so neither the object nor the result holds them.
+    const failed = {
+      failed: 1,
+      completionTime: t,
+      startTime: t,
+      conditions: [{ ...condition, type: 'Failed', reason: 'JobFailed', message: 'Job failed due to error' }],
+    };
+    expect(reflectJobStatus(job(failed))).toEqual(failed);
+    expect(reflectJobStatus(job({ ...failed, active: 0, succeeded: 0 }))).toEqual(failed);
+  });
   it(`${GO}: job with invalid status field`, () => {
     expect(() => reflectJobStatus(job('invalid'))).toThrow(/not an object/);
+  });
+  it(`${GO}: job with nil completion time`, () => {
+    const { completionTime: _c, ...rest } = status;
+    expect(reflectJobStatus(job(rest))).toEqual(rest);
+  });
+  it(`${GO}: job with nil start time`, () => {
+    const { startTime: _s, ...rest } = status;
+    expect(reflectJobStatus(job(rest))).toEqual(rest);
   });
 });
 
@@ -659,7 +684,20 @@ describe('healthy_test.go: StatefulSet, ReplicaSet, DaemonSet, Service, Ingress,
     expect(podDisruptionBudgetHealthy(object({ status }))).toBe(want);
   });
   it(`${GO}: Test_getAllDefaultHealthInterpreter`, () => {
-    expect(HEALTH_CHECKS.size).toBe(9);
+    // Go checks the length and that each of these nine kinds has an entry.
+    expect([...HEALTH_CHECKS.keys()].sort()).toEqual(
+      [
+        'apps/v1/Deployment',
+        'apps/v1/StatefulSet',
+        'apps/v1/ReplicaSet',
+        'apps/v1/DaemonSet',
+        'v1/Service',
+        'networking.k8s.io/v1/Ingress',
+        'v1/PersistentVolumeClaim',
+        'v1/Pod',
+        'policy/v1/PodDisruptionBudget',
+      ].sort(),
+    );
   });
 });
 

@@ -1,0 +1,162 @@
+// The binding status controller against an in-process API server: a Job template's Complete condition is written
+// once, even when a member's Work changes again before the template's informer has delivered that write. The
+// manager's reader serves the controller's own write responses (MutationCache, read-your-writes) over the cache,
+// so the second reconcile sees the finished Job, as Karmada does by reading the template from the API server.
+import { Annotations, BuiltinResources, KarmadaResources } from '@warmstart/api';
+import { ApiTransport, MultiClusterInformerManager } from '@warmstart/informer-cache';
+import { FakeApiServer, type RecordedRequest, until } from '@warmstart/informer-cache/testing';
+import { Manager } from '@warmstart/runtime';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ManagerContext } from '../context.js';
+import { ManagerMetrics } from '../metrics.js';
+import { parseOptions } from '../options.js';
+import { bindingStatusControllers } from './binding-status-controller.js';
+
+const Job = BuiltinResources.Job;
+const { ResourceBinding, ClusterResourceBinding, Work } = KarmadaResources;
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of cleanup.splice(0).reverse()) await close();
+});
+
+const memberJob = (completionTime: string) => ({
+  succeeded: 1,
+  startTime: '2026-12-05T04:00:00Z',
+  completionTime,
+  conditions: [{ type: 'Complete', status: 'True', lastProbeTime: null, lastTransitionTime: null }],
+});
+
+const work = (jobStatus: Record<string, unknown> | undefined) => ({
+  apiVersion: 'work.karmada.io/v1alpha1',
+  kind: 'Work',
+  metadata: {
+    name: 'pi-job',
+    namespace: 'karmada-es-member1',
+    annotations: {
+      [Annotations.ResourceBindingNamespace]: 'default',
+      [Annotations.ResourceBindingName]: 'pi-job',
+    },
+  },
+  spec: {
+    workload: {
+      manifests: [{ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'pi', namespace: 'default' } }],
+    },
+  },
+  status: {
+    conditions: [
+      {
+        type: 'Applied',
+        status: 'True',
+        reason: 'AppliedSuccessful',
+        lastTransitionTime: '2026-12-05T04:00:00Z',
+      },
+    ],
+    ...(jobStatus
+      ? {
+          manifestStatuses: [
+            {
+              identifier: {
+                ordinal: 0,
+                group: 'batch',
+                version: 'v1',
+                kind: 'Job',
+                namespace: 'default',
+                name: 'pi',
+              },
+              status: jobStatus,
+              health: 'Healthy',
+            },
+          ],
+        }
+      : {}),
+  },
+});
+
+async function start() {
+  const server = await FakeApiServer.start();
+  cleanup.push(() => server.close());
+  for (const gvr of [Job, ResourceBinding, ClusterResourceBinding, Work, BuiltinResources.Event])
+    server.addResource(gvr);
+  server.create(Job, { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'pi', namespace: 'default' } });
+  server.create(ResourceBinding, {
+    apiVersion: 'work.karmada.io/v1alpha2',
+    kind: 'ResourceBinding',
+    metadata: { name: 'pi-job', namespace: 'default' },
+    spec: {
+      resource: { apiVersion: 'batch/v1', kind: 'Job', namespace: 'default', name: 'pi' },
+      clusters: [{ name: 'member1' }],
+    },
+    status: { lastScheduledTime: '2026-12-05T04:00:00Z' },
+  });
+  server.create(Work, work(undefined));
+
+  const options = parseOptions([]);
+  if (options === 'help') throw new Error('parseOptions([]) asked for help');
+  const log = pino({ level: 'silent' });
+  const manager = new Manager({ transport: new ApiTransport(server.endpoint()) });
+  const ctx: ManagerContext = {
+    options,
+    log,
+    metrics: new ManagerMetrics(options.cacheSyncStrategy),
+    manager,
+    host: manager.informers,
+    members: new MultiClusterInformerManager({}),
+    isLeader: () => true,
+  };
+  // The detector registers the template's informer in the manager; here the test does.
+  manager.informers.forResource(Job);
+  const [controller] = bindingStatusControllers(ctx);
+  const stop = new AbortController();
+  const running = manager.run(stop.signal);
+  cleanup.push(async () => {
+    stop.abort();
+    await running;
+  });
+  await server.waitForWatch(Job);
+  await server.waitForWatch(Work);
+  return { server, controller: controller! };
+}
+
+const jobStatusPatch = (r: RecordedRequest) =>
+  r.method === 'PATCH' && r.resource === 'batch/v1/jobs' && r.name === 'pi' && r.subresource === 'status';
+const bindingStatusPatch = (r: RecordedRequest) =>
+  r.method === 'PATCH' &&
+  r.resource === 'work.karmada.io/v1alpha2/resourcebindings' &&
+  r.subresource === 'status';
+
+describe('binding status controller: a finished Job template', () => {
+  it('writes the Complete condition once when the Work changes again before the Job informer has the write', async () => {
+    const { server, controller } = await start();
+    // The template's informer hears of nothing from here on: our write stays out of its store.
+    server.stallWatches(Job);
+
+    server.update(Work, work(memberJob('2026-12-05T04:01:00Z')));
+    const first = await server.waitForRequest(jobStatusPatch);
+    expect(JSON.parse(first.body)).toMatchObject({
+      status: { conditions: [{ type: 'Complete', status: 'True', reason: 'Completed' }], succeeded: 1 },
+    });
+
+    // The member's status changes again (its completion time is re-recorded): the binding's aggregatedStatus is
+    // written, then the template is looked at from a cache that still lacks the Complete condition.
+    const bindingWrites = server.requestsWhere(bindingStatusPatch).length;
+    server.update(Work, work(memberJob('2026-12-05T04:02:00Z')));
+    await until(
+      () => server.requestsWhere(bindingStatusPatch).length > bindingWrites,
+      5_000,
+      'the binding status written for the changed Work',
+    );
+    await until(
+      () => {
+        const s = controller.status();
+        return s.inFlight === 0 && s.queueDepth === 0 && s.delayed === 0;
+      },
+      5_000,
+      'the binding status controller idle',
+    );
+
+    expect(server.requestsWhere(jobStatusPatch)).toHaveLength(1);
+    expect(controller.status().lastError).toBeUndefined();
+  });
+});
