@@ -116,7 +116,14 @@ export async function createPolicies(
 ): Promise<void> {
   for (const p of loadPolicies(shape, members)) {
     const res = await adminRequest(id, 'POST', p.path, p.body);
-    if (res.status !== 201 && res.status !== 409)
-      throw new Error(`creating ${p.path}: ${res.status} ${res.body.slice(0, 300)}`);
+    if (res.status === 201) continue;
+    if (res.status !== 409) throw new Error(`creating ${p.path}: ${res.status} ${res.body.slice(0, 300)}`);
+    // Another suite on the shared clusters left a policy of this name, perhaps for other members (a one-member
+    // load): this load's spec replaces it, or its objects would go to that suite's members only.
+    const { metadata, spec } = p.body as { metadata: { name: string }; spec: unknown };
+    const path = `${p.path}/${metadata.name}`;
+    const patched = await adminRequest(id, 'PATCH', path, { spec }, 'application/merge-patch+json');
+    if (patched.status !== 200)
+      throw new Error(`updating ${path}: ${patched.status} ${patched.body.slice(0, 300)}`);
   }
 }
