@@ -1,6 +1,7 @@
 // The policies of a synthetic load: in every namespace a label-selector PropagationPolicy for all load
-// workloads, a few name-selector policies (higher implicit priority) and one match-all ClusterPropagationPolicy
-// (lowest), so matching, priority and claims all have work to do. Everything goes to every member (Duplicated).
+// workloads, a few name-selector policies (higher implicit priority) and one ClusterPropagationPolicy for every
+// load workload (lowest), so matching, priority and claims all have work to do. Everything goes to every
+// member (Duplicated).
 // Override policies too (issue 15): a ClusterOverridePolicy labels every load workload on the first member, and
 // an OverridePolicy per namespace changes the image registry there, so every Work build applies overrides.
 import type { TlsIdentity } from '../cluster/admin-client.js';
@@ -19,7 +20,19 @@ export function loadPolicies(
         apiVersion: 'policy.karmada.io/v1alpha1',
         kind: 'ClusterPropagationPolicy',
         metadata: { name: 'load-match-all' },
-        spec: { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], placement },
+        // Only the load's workloads: the clusters are shared, and a policy claiming every Deployment would claim
+        // another suite's Deployment in the moment before that suite's own policy exists, and keep it (a
+        // PropagationPolicy preempts no claim by default), sending it to this load's members only.
+        spec: {
+          resourceSelectors: [
+            {
+              apiVersion: 'apps/v1',
+              kind: 'Deployment',
+              labelSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'load' } },
+            },
+          ],
+          placement,
+        },
       },
     },
   ];
