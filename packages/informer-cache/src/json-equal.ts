@@ -14,10 +14,17 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     return true;
   }
   if (isObject(a) && isObject(b)) {
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      if (!jsonEqual(a[key], b[key])) return false;
+    // Every key a sets must be equal in b, and b must set no more keys than that: no set of the keys' union
+    // (controllers compare whole manifests with this, so it runs over every node of a Work at each reconcile).
+    let defined = 0;
+    for (const key of Object.keys(a)) {
+      const value = a[key];
+      if (value === undefined) continue;
+      defined += 1;
+      if (!Object.hasOwn(b, key) || !jsonEqual(value, b[key])) return false;
     }
-    return true;
+    for (const key of Object.keys(b)) if (b[key] !== undefined) defined -= 1;
+    return defined === 0;
   }
   return false;
 }
