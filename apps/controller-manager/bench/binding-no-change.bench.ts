@@ -338,19 +338,24 @@ new PerformanceObserver((list) => {
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/** µs per binding: the median of ROUNDS passes over every case, after one warm-up pass. */
-function timePerBinding(builder: Builder, s: Scenario): number {
-  const pass = (): void => {
+/**
+ * µs per binding for each builder: the median of ROUNDS passes over every case, after one warm-up pass each.
+ * The builders take turns within each round, so a noisy neighbour slows both columns alike.
+ */
+function timePerBinding(builders: readonly Builder[], s: Scenario): number[] {
+  const pass = (builder: Builder): void => {
     for (const c of s.cases) reconcileNoChange(builder, c, s.overrides);
   };
-  pass();
-  const times: number[] = [];
+  for (const b of builders) pass(b);
+  const times = builders.map((): number[] => []);
   for (let r = 0; r < ROUNDS; r += 1) {
-    const start = performance.now();
-    pass();
-    times.push(performance.now() - start);
+    builders.forEach((b, i) => {
+      const start = performance.now();
+      pass(b);
+      times[i]?.push(performance.now() - start);
+    });
   }
-  return (median(times) * 1000) / s.cases.length;
+  return times.map((t) => (median(t) * 1000) / s.cases.length);
 }
 
 /**
@@ -389,7 +394,7 @@ const baseline: Builder | undefined =
 
 console.log(
   `node ${process.version}, ${cpus()[0]?.model ?? 'unknown cpu'}; ${N.toLocaleString('en-US')} Deployments, ` +
-    `median of ${ROUNDS} passes after a warm-up; allocation ${gc ? 'measured' : 'not measured (run node with --expose-gc)'}`,
+    `median of ${ROUNDS} interleaved passes after a warm-up; allocation ${gc ? 'measured' : 'not measured (run node with --expose-gc)'}`,
 );
 const columns = baseline === undefined ? ['this checkout'] : ['baseline', 'this checkout'];
 console.log(
@@ -406,7 +411,7 @@ for (const placement of Object.keys(placements)) {
     const s = scenario(current, placement, policy, overrides);
     if (only !== undefined && !s.name.includes(only)) continue;
     const builders = baseline === undefined ? [current] : [baseline, current];
-    const times = builders.map((b) => timePerBinding(b, s));
+    const times = timePerBinding(builders, s);
     const bytes: (number | undefined)[] = [];
     for (const b of builders) bytes.push(await bytesPerBinding(b, s));
     console.log(
