@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareStrings, deepCopy } from './json.js';
+import { compareStrings, deepCopy, sortStrings } from './json.js';
 
 describe('deepCopy', () => {
   it('copies every level, unfrozen, leaving the frozen original as it was', () => {
@@ -55,5 +55,8 @@ describe('compareStrings', () => {
     for (const a of keys)
       for (const b of keys) expect(Math.sign(compareStrings(a, b)), `${a} ${b}`).toBe(utf8Order(a, b));
     expect([...keys].sort(compareStrings)).toEqual([...keys].sort(utf8Order));
+    expect(sortStrings([...keys])).toEqual([...keys].sort(utf8Order));
+    const ascii = ['work.karmada.io/name', 'app', 'Z', 'app.kubernetes.io/name', 'app/x', 'a'];
+    expect(sortStrings([...ascii])).toEqual([...ascii].sort(utf8Order));
   });
 });

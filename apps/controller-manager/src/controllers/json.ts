@@ -62,3 +62,15 @@ export function compareStrings(a: string, b: string): number {
   }
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
+
+/**
+ * `keys` sorted in place in Go's sort.Strings order. When no key holds a surrogate or a later code unit, that
+ * is the engine's own string order (UTF-16 code units sort as UTF-8 bytes below U+D800), which needs no
+ * comparator call per pair; otherwise each pair is compared as UTF-8 bytes.
+ */
+export function sortStrings(keys: string[]): string[] {
+  for (const key of keys) if (BEYOND_D7FF.test(key)) return keys.sort(compareStrings);
+  return keys.sort();
+}
+
+const BEYOND_D7FF = /[\ud800-\uffff]/;

@@ -167,11 +167,17 @@ export function templateOverrider(
     const ops = overridersFor(namespaced, cluster);
     // Most clusters of most templates have nothing to apply: no copy then.
     if (cops.length === 0 && ops.length === 0) return { object, annotations: {} };
-    const earlier = produced.find(
-      (p) => p.object === object && sameOverriders(p.cops, cops) && sameOverriders(p.ops, ops),
-    );
+    const sameRules = produced.filter((p) => sameOverriders(p.cops, cops) && sameOverriders(p.ops, ops));
+    const earlier = sameRules.find((p) => p.object === object);
     if (earlier !== undefined) return earlier.result;
-    const result = applyMatched(object, cluster.metadata.name ?? '', cops, ops);
+    // Another object with the same rules (another replica count) records the same applied overrides.
+    const result = applyMatched(
+      object,
+      cluster.metadata.name ?? '',
+      cops,
+      ops,
+      sameRules[0]?.result.annotations,
+    );
     produced.push({ object, cops, ops, result });
     return result;
   };
@@ -191,9 +197,9 @@ function applyMatched(
   clusterName: string,
   cops: readonly PolicyOverriders[],
   ops: readonly PolicyOverriders[],
+  recorded?: Readonly<Record<string, string>>,
 ): OverrideResult {
   let object: UnstructuredObject = template;
-  const annotations: Record<string, string> = {};
   const apply = (items: readonly PolicyOverriders[], display: (p: PolicyOverriders) => string): void => {
     for (const item of items) {
       try {
@@ -204,8 +210,10 @@ function applyMatched(
     }
   };
   apply(cops, (p) => p.name);
-  if (cops.length > 0) annotations[Annotations.AppliedClusterOverrides] = appliedOverridesJson(cops);
   apply(ops, (p) => `${p.namespace}/${p.name}`);
+  if (recorded !== undefined) return { object, annotations: recorded };
+  const annotations: Record<string, string> = {};
+  if (cops.length > 0) annotations[Annotations.AppliedClusterOverrides] = appliedOverridesJson(cops);
   if (ops.length > 0) annotations[Annotations.AppliedOverrides] = appliedOverridesJson(ops);
   return { object, annotations };
 }

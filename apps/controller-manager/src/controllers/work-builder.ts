@@ -24,7 +24,15 @@ import {
   bindingReferenceAnnotations,
   isClusterResourceBinding,
 } from './binding.js';
-import { compareStrings, deepCopy, isRecord, type JsonObject, jsonEqual, stringMapOf } from './json.js';
+import {
+  compareStrings,
+  deepCopy,
+  isRecord,
+  type JsonObject,
+  jsonEqual,
+  sortStrings,
+  stringMapOf,
+} from './json.js';
 import { pruneServerFields } from './manifest-prune.js';
 import { OverrideApplyError, templateOverrider } from './override-policy.js';
 import { ManagedAnnotationsAnnotation, ManagedLabelsAnnotation } from './well-known.js';
@@ -230,7 +238,7 @@ function buildWork(
   recordManagedAnnotations(annotations);
   const workId = existing === undefined ? newWorkId?.() : existing.metadata.labels?.[Labels.WorkPermanentId];
   if (workId) labels[Labels.WorkPermanentId] = workId;
-  annotations[ManagedLabelsAnnotation] = Object.keys(labels).sort(compareStrings).join(',');
+  annotations[ManagedLabelsAnnotation] = sortStrings(Object.keys(labels)).join(',');
 
   const workSpec: WorkSpec = {
     workload: { manifests: [manifest] },
@@ -273,8 +281,10 @@ function dispatchingSuspended(binding: Readonly<Binding>, cluster: string): bool
 
 // Karmada records every annotation key (including both record keys) so a later apply can tell which to drop.
 function recordManagedAnnotations(annotations: Record<string, string>): void {
-  const keys = new Set([ManagedAnnotationsAnnotation, ManagedLabelsAnnotation, ...Object.keys(annotations)]);
-  annotations[ManagedAnnotationsAnnotation] = [...keys].sort(compareStrings).join(',');
+  const keys = Object.keys(annotations);
+  for (const record of [ManagedAnnotationsAnnotation, ManagedLabelsAnnotation])
+    if (!Object.hasOwn(annotations, record)) keys.push(record);
+  annotations[ManagedAnnotationsAnnotation] = sortStrings(keys).join(',');
 }
 
 function isRevisable(template: Readonly<UnstructuredObject>): boolean {
@@ -383,10 +393,13 @@ export function mergeWork(existing: Readonly<Work>, desired: Readonly<Work>): Wo
   };
 }
 
-// The two switches are written as explicit booleans; an absent one means false.
+// The two switches are written as explicit booleans; an absent one means false. Built without `delete`, which
+// would turn the copy into a slow dictionary-mode object for the comparison that follows.
 function normalizedSpec(spec: Readonly<WorkSpec>): JsonObject {
-  const out: JsonObject = { ...spec };
-  if (out.suspendDispatching === false) delete out.suspendDispatching;
-  if (out.preserveResourcesOnDeletion === false) delete out.preserveResourcesOnDeletion;
-  return out;
+  return Object.fromEntries(
+    Object.entries(spec).filter(
+      ([key, value]) =>
+        value !== false || (key !== 'suspendDispatching' && key !== 'preserveResourcesOnDeletion'),
+    ),
+  );
 }
