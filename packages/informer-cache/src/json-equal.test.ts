@@ -26,5 +26,9 @@ describe('jsonEqual', () => {
     expect(jsonEqual({}, { toString: 'x' })).toBe(false);
     expect(jsonEqual(JSON.parse('{"__proto__":{"a":1}}'), {})).toBe(false);
     expect(jsonEqual(JSON.parse('{"__proto__":{"a":1}}'), JSON.parse('{"__proto__":{"a":1}}'))).toBe(true);
+    const inheriting = Object.create({ inherited: 1 }) as Record<string, unknown>;
+    inheriting.own = 2;
+    expect(jsonEqual(inheriting, { own: 2 })).toBe(true);
+    expect(jsonEqual({ own: 2 }, inheriting)).toBe(true);
   });
 });
