@@ -19,29 +19,48 @@ const SERVER_SET_METADATA = [
 const JOB_SELECTOR_LABELS = ['controller-uid', 'batch.kubernetes.io/controller-uid'] as const;
 const JOB_TEMPLATE_LABELS = [...JOB_SELECTOR_LABELS, 'job-name', 'batch.kubernetes.io/job-name'] as const;
 
-/** Remove, in place, what the API server set on `object` (a deep copy the caller owns). */
+/**
+ * Remove what the API server set on `object`. The top-level object is changed in place (pass one you own); every
+ * nested object it changes is replaced by a changed copy first, so the rest may still be shared with a frozen
+ * cached template: the binding controller copies only what it stamps, not the whole template, per member.
+ */
 export function pruneServerFields(object: JsonObject): void {
   const metadata = object.metadata;
-  if (isRecord(metadata)) for (const field of SERVER_SET_METADATA) delete metadata[field];
+  if (isRecord(metadata)) {
+    const kept: JsonObject = { ...metadata };
+    for (const field of SERVER_SET_METADATA) delete kept[field];
+    object.metadata = kept;
+  }
   delete object.status;
 
-  const spec = object.spec;
   const kind = object.kind;
-  if (kind === 'Service' && isRecord(spec)) {
+  if (kind === 'Service' && isRecord(object.spec)) {
+    const spec = object.spec;
     // A headless Service's clusterIP None is the user's choice; any other address was allocated here.
     if (typeof spec.clusterIP === 'string' && spec.clusterIP !== 'None') {
-      delete spec.clusterIP;
-      delete spec.clusterIPs;
+      const { clusterIP: _ip, clusterIPs: _ips, ...rest } = spec;
+      object.spec = rest;
     }
   }
-  if (kind === 'Job' && isRecord(spec)) {
+  if (kind === 'Job' && isRecord(object.spec)) {
+    const spec: JsonObject = { ...object.spec };
+    object.spec = spec;
     if (spec.manualSelector !== true) {
       // The selector and pod labels carry this Job's uid on the control plane, which means nothing elsewhere.
       const selector = spec.selector;
-      if (isRecord(selector)) removeKeys(selector.matchLabels, JOB_SELECTOR_LABELS);
+      if (isRecord(selector) && isRecord(selector.matchLabels)) {
+        spec.selector = { ...selector, matchLabels: withoutKeys(selector.matchLabels, JOB_SELECTOR_LABELS) };
+      }
       const template = spec.template;
-      if (isRecord(template) && isRecord(template.metadata))
-        removeKeys(template.metadata.labels, JOB_TEMPLATE_LABELS);
+      if (isRecord(template) && isRecord(template.metadata) && isRecord(template.metadata.labels)) {
+        spec.template = {
+          ...template,
+          metadata: {
+            ...template.metadata,
+            labels: withoutKeys(template.metadata.labels, JOB_TEMPLATE_LABELS),
+          },
+        };
+      }
     }
     // A member's TTL controller would delete the finished Job and Karmada would create it again (issue #2197).
     delete spec.ttlSecondsAfterFinished;
@@ -54,7 +73,8 @@ export function pruneServerFields(object: JsonObject): void {
   }
 }
 
-function removeKeys(map: unknown, keys: readonly string[]): void {
-  if (!isRecord(map)) return;
-  for (const key of keys) delete map[key];
+function withoutKeys(map: JsonObject, keys: readonly string[]): JsonObject {
+  const out: JsonObject = { ...map };
+  for (const key of keys) delete out[key];
+  return out;
 }

@@ -55,33 +55,56 @@ export function matchingOverriders(
   resource: KubeObject,
   cluster: Readonly<Cluster>,
 ): PolicyOverriders[] {
+  return overridersFor(selectingPolicies(policies, resource), cluster);
+}
+
+// The same object for every absent `overriders`, so two clusters' matches can be compared by identity.
+const NO_OVERRIDERS: Overriders = Object.freeze({});
+
+interface SelectingPolicy {
+  readonly name: string;
+  readonly namespace: string;
+  readonly rules: readonly RuleWithCluster[];
+}
+
+// The policies whose resourceSelectors select `resource`, ordered by implicit priority then name. Selection reads
+// only the resource's apiVersion, kind, namespace, name and labels, so it holds for every cluster of a binding.
+function selectingPolicies(policies: readonly AnyOverridePolicy[], resource: KubeObject): SelectingPolicy[] {
   const priorityOf = (p: AnyOverridePolicy): number => {
     const selectors = p.spec.resourceSelectors ?? [];
     return selectors.length === 0 ? ImplicitPriority.MatchAll : implicitPriority(resource, selectors);
   };
-  const selected = policies
+  return policies
     .filter((p) => {
       const selectors = p.spec.resourceSelectors ?? [];
       return selectors.length === 0 || resourceMatchesSelectors(resource, selectors);
     })
     .map((policy) => ({ policy, priority: priorityOf(policy), name: policy.metadata.name ?? '' }))
-    .sort((a, b) => a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .sort((a, b) => a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(({ policy, name }) => ({
+      name,
+      namespace: policy.metadata.namespace ?? '',
+      rules:
+        (policy.spec.overrideRules?.length ?? 0) > 0
+          ? policy.spec.overrideRules!
+          : [
+              {
+                ...(policy.spec.targetCluster === undefined
+                  ? {}
+                  : { targetCluster: policy.spec.targetCluster }),
+                overriders: policy.spec.overriders ?? NO_OVERRIDERS,
+              },
+            ],
+    }));
+}
+
+// The rules of the selecting policies whose targetCluster takes in `cluster`.
+function overridersFor(selected: readonly SelectingPolicy[], cluster: Readonly<Cluster>): PolicyOverriders[] {
   const result: PolicyOverriders[] = [];
-  for (const { policy, name } of selected) {
-    const rules: readonly RuleWithCluster[] =
-      (policy.spec.overrideRules?.length ?? 0) > 0
-        ? policy.spec.overrideRules!
-        : [
-            {
-              ...(policy.spec.targetCluster === undefined
-                ? {}
-                : { targetCluster: policy.spec.targetCluster }),
-              overriders: policy.spec.overriders ?? {},
-            },
-          ];
+  for (const { name, namespace, rules } of selected) {
     for (const rule of rules) {
       if (rule.targetCluster === undefined || clusterMatchesAffinity(cluster, rule.targetCluster)) {
-        result.push({ name, namespace: policy.metadata.namespace ?? '', overriders: rule.overriders ?? {} });
+        result.push({ name, namespace, overriders: rule.overriders ?? NO_OVERRIDERS });
       }
     }
   }
@@ -107,21 +130,76 @@ export function applyOverridePolicies(
   clusterOverridePolicies: readonly ClusterOverridePolicy[],
   overridePolicies: readonly OverridePolicy[],
 ): OverrideResult {
-  const clusterName = cluster.metadata.name ?? '';
-  const cops = matchingOverriders(clusterOverridePolicies, template, cluster);
+  return templateOverrider(template, clusterOverridePolicies, overridePolicies)(template, cluster);
+}
+
+/**
+ * {@link applyOverridePolicies} for the copies of one template bound for several clusters: the policies that
+ * select the template are found and ordered once, not per cluster, and a copy identical (the same object) to
+ * one already overridden with the same rules gets that result again instead of a second deep copy and
+ * patch (every cluster of a Duplicated binding, when no rule's targetCluster tells them apart). Applying
+ * overriders is a pure function of the object and the rules, so the shared result is the one a second
+ * application would give. Keep the returned function for one build only: it holds what it produced.
+ * Each object passed in must have the template's apiVersion, kind and metadata (they decide the selection).
+ */
+export function templateOverrider(
+  template: KubeObject,
+  clusterOverridePolicies: readonly ClusterOverridePolicy[],
+  overridePolicies: readonly OverridePolicy[],
+): (object: UnstructuredObject, cluster: Readonly<Cluster>) => OverrideResult {
   const namespace = template.metadata.namespace ?? '';
-  const ops =
+  const clusterWide = selectingPolicies(clusterOverridePolicies, template);
+  const namespaced =
     namespace === ''
       ? []
-      : matchingOverriders(
+      : selectingPolicies(
           overridePolicies.filter((p) => p.metadata.namespace === namespace),
           template,
-          cluster,
         );
-  // Most clusters of most templates have nothing to apply: no copy then.
-  if (cops.length === 0 && ops.length === 0) return { object: template, annotations: {} };
+  const produced: {
+    object: UnstructuredObject;
+    cops: PolicyOverriders[];
+    ops: PolicyOverriders[];
+    result: OverrideResult;
+  }[] = [];
+  return (object, cluster) => {
+    const cops = overridersFor(clusterWide, cluster);
+    const ops = overridersFor(namespaced, cluster);
+    // Most clusters of most templates have nothing to apply: no copy then.
+    if (cops.length === 0 && ops.length === 0) return { object, annotations: {} };
+    const sameRules = produced.filter((p) => sameOverriders(p.cops, cops) && sameOverriders(p.ops, ops));
+    const earlier = sameRules.find((p) => p.object === object);
+    if (earlier !== undefined) return earlier.result;
+    // Another object with the same rules (another replica count) records the same applied overrides.
+    const result = applyMatched(
+      object,
+      cluster.metadata.name ?? '',
+      cops,
+      ops,
+      sameRules[0]?.result.annotations,
+    );
+    produced.push({ object, cops, ops, result });
+    return result;
+  };
+}
+
+function sameOverriders(a: readonly PolicyOverriders[], b: readonly PolicyOverriders[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (x, i) => x.overriders === b[i]!.overriders && x.name === b[i]!.name && x.namespace === b[i]!.namespace,
+    )
+  );
+}
+
+function applyMatched(
+  template: UnstructuredObject,
+  clusterName: string,
+  cops: readonly PolicyOverriders[],
+  ops: readonly PolicyOverriders[],
+  recorded?: Readonly<Record<string, string>>,
+): OverrideResult {
   let object: UnstructuredObject = template;
-  const annotations: Record<string, string> = {};
   const apply = (items: readonly PolicyOverriders[], display: (p: PolicyOverriders) => string): void => {
     for (const item of items) {
       try {
@@ -132,8 +210,10 @@ export function applyOverridePolicies(
     }
   };
   apply(cops, (p) => p.name);
-  if (cops.length > 0) annotations[Annotations.AppliedClusterOverrides] = appliedOverridesJson(cops);
   apply(ops, (p) => `${p.namespace}/${p.name}`);
+  if (recorded !== undefined) return { object, annotations: recorded };
+  const annotations: Record<string, string> = {};
+  if (cops.length > 0) annotations[Annotations.AppliedClusterOverrides] = appliedOverridesJson(cops);
   if (ops.length > 0) annotations[Annotations.AppliedOverrides] = appliedOverridesJson(ops);
   return { object, annotations };
 }

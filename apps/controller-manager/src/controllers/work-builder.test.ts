@@ -1,8 +1,15 @@
-import { type Placement, type UnstructuredObject, type Work, workName } from '@warmstart/api';
+import {
+  type OverridePolicy,
+  type Placement,
+  type UnstructuredObject,
+  type Work,
+  workName,
+} from '@warmstart/api';
 import { describe, expect, it } from 'vitest';
 import type { Binding } from './binding.js';
 import { isRecord } from './json.js';
 import {
+  cluster,
   clusterResourceBinding,
   deepFreeze,
   deploymentTemplate,
@@ -14,6 +21,7 @@ import {
   desiredWorks,
   mergeWork,
   orphanWorks,
+  type WorkOverrides,
   workNeedsUpdate,
   workTargetClusters,
 } from './work-builder.js';
@@ -284,12 +292,13 @@ describe('desiredWorks prunes what the API server set', () => {
       clusters: [{ name: 'member1' }],
       spec: { resource: { apiVersion, kind, namespace: 'default', name } },
     });
+  // Frozen, as the cache holds it: the prune copies what it changes and must not touch the template.
   const build = (template: UnstructuredObject): Record<string, unknown> =>
     manifestOf(
       worksOf(
         desiredWorks({
           binding: bindingFor(template.apiVersion, template.kind, template.metadata.name ?? ''),
-          template,
+          template: deepFreeze(template),
         }),
       )[0],
     );
@@ -371,6 +380,18 @@ describe('desiredWorks prunes what the API server set', () => {
 });
 
 // What the API server hands back for a Work we wrote: keys in another order, server metadata, a webhook id.
+/** The stored Work with its one manifest replaced by what `change` makes of a copy of it. */
+function withManifest(w: Work, change: (m: Record<string, unknown>) => Record<string, unknown>): Work {
+  const manifest = JSON.parse(JSON.stringify(manifestOf(w))) as Record<string, unknown>;
+  return deepFreeze({ ...w, spec: { ...w.spec, workload: { manifests: [change(manifest)] } } });
+}
+
+function setImage(m: Record<string, unknown>, image: string): Record<string, unknown> {
+  (m.spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec
+    .containers[0]!.image = image;
+  return m;
+}
+
 function asStored(w: Work, extra: { labels?: Record<string, string>; finalizers?: string[] } = {}): Work {
   const sortKeys = (v: unknown): unknown =>
     Array.isArray(v)
@@ -400,6 +421,119 @@ function asStored(w: Work, extra: { labels?: Record<string, string>; finalizers?
   });
 }
 
+describe('desiredWorks copies only what it changes', () => {
+  const image = (w: Work | undefined): unknown =>
+    (manifestOf(w).spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec
+      .containers[0]?.image;
+  const policy = (targets?: string[]): OverridePolicy =>
+    deepFreeze({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'OverridePolicy',
+      metadata: { name: 'mirror', namespace: 'default' },
+      spec: {
+        overrideRules: [
+          {
+            ...(targets ? { targetCluster: { clusterNames: targets } } : {}),
+            overriders: {
+              imageOverrider: [{ component: 'Registry', operator: 'replace', value: 'mirror.example' }],
+              plaintext: [{ path: '/spec/replicas', operator: 'replace', value: 42 }],
+            },
+          },
+        ],
+      },
+    });
+  const overrides = (p: OverridePolicy): WorkOverrides => ({
+    clusterOverridePolicies: [],
+    overridePolicies: [p],
+    clusters: new Map(['member1', 'member2', 'member3'].map((n) => [n, cluster(n)])),
+  });
+  const duplicated = resourceBinding({
+    replicas: 9,
+    clusters: [
+      { name: 'member1', replicas: 9 },
+      { name: 'member2', replicas: 9 },
+    ],
+  });
+
+  it('writes a manifest byte for byte as the deep-copying build did (key order included)', () => {
+    // The JSON the build wrote before it stopped deep-copying templates (commit 49bc398), for a frozen Job.
+    const job: UnstructuredObject = deepFreeze({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: {
+        name: 'job',
+        namespace: 'default',
+        uid: 'job-uid',
+        generation: 2,
+        resourceVersion: '5',
+        labels: { app: 'x' },
+      },
+      spec: {
+        ttlSecondsAfterFinished: 10,
+        selector: { matchLabels: { 'controller-uid': 'job-uid', keep: 'k' } },
+        template: {
+          metadata: { labels: { 'job-name': 'job', 'controller-uid': 'job-uid', app: 'x' } },
+          spec: { restartPolicy: 'Never' },
+        },
+      },
+      status: { active: 1 },
+    });
+    const binding = resourceBinding({
+      clusters: [{ name: 'member1' }],
+      spec: { resource: { apiVersion: 'batch/v1', kind: 'Job', namespace: 'default', name: 'job' } },
+    });
+    const [w] = worksOf(desiredWorks({ binding, template: job, newWorkId: () => 'wid' }));
+    expect(JSON.stringify(w)).toBe(
+      '{"apiVersion":"work.karmada.io/v1alpha1","kind":"Work","metadata":{"name":"job-6f87bd7978","namespace":"karmada-es-member1","labels":{"resourcebinding.karmada.io/permanent-id":"rb-id-1","work.karmada.io/permanent-id":"wid"},"annotations":{"resourcebinding.karmada.io/namespace":"default","resourcebinding.karmada.io/name":"nginx-deployment","work.karmada.io/conflict-resolution":"abort"},"finalizers":["karmada.io/execution-controller"]},"spec":{"workload":{"manifests":[{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"job","namespace":"default","labels":{"app":"x","resourcebinding.karmada.io/permanent-id":"rb-id-1","karmada.io/managed":"true","work.karmada.io/permanent-id":"wid"},"annotations":{"resourcetemplate.karmada.io/generation":"2","resourcebinding.karmada.io/namespace":"default","resourcebinding.karmada.io/name":"nginx-deployment","resourcetemplate.karmada.io/uid":"job-uid","work.karmada.io/name":"job-6f87bd7978","work.karmada.io/namespace":"karmada-es-member1","work.karmada.io/conflict-resolution":"abort","resourcetemplate.karmada.io/managed-annotations":"resourcebinding.karmada.io/name,resourcebinding.karmada.io/namespace,resourcetemplate.karmada.io/generation,resourcetemplate.karmada.io/managed-annotations,resourcetemplate.karmada.io/managed-labels,resourcetemplate.karmada.io/uid,work.karmada.io/conflict-resolution,work.karmada.io/name,work.karmada.io/namespace","resourcetemplate.karmada.io/managed-labels":"app,karmada.io/managed,resourcebinding.karmada.io/permanent-id,work.karmada.io/permanent-id"}},"spec":{"selector":{"matchLabels":{"keep":"k"}},"template":{"metadata":{"labels":{"app":"x"}},"spec":{"restartPolicy":"Never"}}}}]},"suspendDispatching":false,"preserveResourcesOnDeletion":false}}',
+    );
+  });
+
+  it('an override every cluster shares still leaves each manifest its own stamps', () => {
+    const works = worksOf(
+      desiredWorks({ binding: duplicated, template: deploymentTemplate(), overrides: overrides(policy()) }),
+    );
+    expect(works.map(image)).toEqual(['mirror.example/nginx:1.27', 'mirror.example/nginx:1.27']);
+    expect(works.map((w) => (manifestOf(w).spec as { replicas: number }).replicas)).toEqual([42, 42]);
+    expect(works.map((w) => metaOf(manifestOf(w)).annotations['work.karmada.io/namespace'])).toEqual([
+      'karmada-es-member1',
+      'karmada-es-member2',
+    ]);
+    expect(works.every((w) => w.metadata.annotations?.['policy.karmada.io/applied-overrides'])).toBe(true);
+  });
+
+  it('an override that targets one cluster of a Duplicated binding changes only that cluster’s Work', () => {
+    const plain = worksOf(desiredWorks({ binding: duplicated, template: deploymentTemplate() }));
+    const works = worksOf(
+      desiredWorks({
+        binding: duplicated,
+        template: deploymentTemplate(),
+        overrides: overrides(policy(['member1'])),
+      }),
+    );
+    expect(works.map(image)).toEqual(['mirror.example/nginx:1.27', 'nginx:1.27']);
+    expect((manifestOf(works[0]).spec as { replicas: number }).replicas).toBe(42);
+    expect(JSON.stringify(works[1])).toBe(JSON.stringify(plain[1]));
+    expect(works[1]?.metadata.annotations).not.toHaveProperty('policy.karmada.io/applied-overrides');
+  });
+
+  it('Divided: clusters with equal replicas share a revision, an override still reaches only its target', () => {
+    const binding = resourceBinding({
+      placement: divided,
+      replicas: 9,
+      clusters: [
+        { name: 'member1', replicas: 3 },
+        { name: 'member2', replicas: 3 },
+        { name: 'member3', replicas: 3 },
+      ],
+    });
+    const works = worksOf(
+      desiredWorks({ binding, template: deploymentTemplate(), overrides: overrides(policy(['member2'])) }),
+    );
+    expect(works.map((w) => (manifestOf(w).spec as { replicas: number }).replicas)).toEqual([3, 42, 3]);
+    expect(works.map(image)).toEqual(['nginx:1.27', 'mirror.example/nginx:1.27', 'nginx:1.27']);
+  });
+});
+
 describe('workNeedsUpdate', () => {
   const [desired] = worksOf(desiredWorks({ binding: dividedBinding, template: deploymentTemplate() }));
   if (desired === undefined) throw new Error('no desired Work');
@@ -408,6 +542,13 @@ describe('workNeedsUpdate', () => {
   it.each<[string, Work, boolean]>([
     ['the Work as stored: nothing to write', stored, false],
     ['spec differs', deepFreeze({ ...stored, spec: { ...stored.spec, suspendDispatching: true } }), true],
+    [
+      'the manifest differs in one nested field',
+      withManifest(stored, (m) => setImage(m, 'nginx:1.28')),
+      true,
+    ],
+    ['the manifest has one key more', withManifest(stored, (m) => ({ ...m, extra: {} })), true],
+    ['the manifest has one key less', withManifest(stored, ({ spec: _s, ...m }) => m), true],
     [
       'an explicit false equals an absent switch',
       deepFreeze({ ...stored, spec: { workload: stored.spec.workload ?? {} } }),

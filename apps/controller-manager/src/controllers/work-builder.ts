@@ -24,9 +24,17 @@ import {
   bindingReferenceAnnotations,
   isClusterResourceBinding,
 } from './binding.js';
-import { compareStrings, deepCopy, isRecord, type JsonObject, jsonEqual, stringMapOf } from './json.js';
+import {
+  compareStrings,
+  deepCopy,
+  isRecord,
+  type JsonObject,
+  jsonEqual,
+  sortStrings,
+  stringMapOf,
+} from './json.js';
 import { pruneServerFields } from './manifest-prune.js';
-import { applyOverridePolicies, OverrideApplyError } from './override-policy.js';
+import { OverrideApplyError, templateOverrider } from './override-policy.js';
 import { ManagedAnnotationsAnnotation, ManagedLabelsAnnotation } from './well-known.js';
 
 export interface WorkBuildInput {
@@ -90,6 +98,8 @@ export function desiredWorks(input: WorkBuildInput): DesiredWorksResult {
     (input.existingWorks ?? []).map((w) => [`${w.metadata.namespace ?? ''}/${w.metadata.name ?? ''}`, w]),
   );
   const works: Work[] = [];
+  const name = workName(template.kind, template.metadata.name ?? '', template.metadata.namespace);
+  const sources = manifestSources(binding, template, input.overrides);
   for (const target of workTargetClusters(binding)) {
     if (target.name === '') {
       return {
@@ -98,7 +108,6 @@ export function desiredWorks(input: WorkBuildInput): DesiredWorksResult {
       };
     }
     const namespace = executionNamespace(target.name);
-    const name = workName(template.kind, template.metadata.name ?? '', template.metadata.namespace);
     try {
       works.push(
         buildWork(
@@ -108,7 +117,7 @@ export function desiredWorks(input: WorkBuildInput): DesiredWorksResult {
           namespace,
           name,
           existing.get(`${namespace}/${name}`),
-          input.overrides,
+          sources,
           input.newWorkId,
         ),
       );
@@ -121,6 +130,69 @@ export function desiredWorks(input: WorkBuildInput): DesiredWorksResult {
   return { kind: 'Works', works };
 }
 
+/**
+ * What the manifests of one binding's Works start from, shared by its clusters within one desiredWorks call:
+ * the template with spec.replicas revised (one object per replica count, so the clusters of a Duplicated
+ * binding get the same one), then overridden for a cluster. Nothing here outlives the call.
+ */
+interface ManifestSources {
+  revised(replicas: number | undefined): Readonly<JsonObject>;
+  overridden(
+    manifest: Readonly<JsonObject>,
+    clusterName: string,
+  ): { manifest: Readonly<JsonObject>; annotations: Readonly<Record<string, string>> };
+}
+
+function manifestSources(
+  binding: Readonly<Binding>,
+  template: Readonly<UnstructuredObject>,
+  overrides: WorkOverrides | undefined,
+): ManifestSources {
+  // No deep copy of the template: what a Work changes (the top level, metadata, spec.replicas, what the prune
+  // drops) is copied on the way, and the rest of each manifest shares the cached template's frozen objects.
+  const source = template as Readonly<JsonObject>;
+  const templateSpec = source.spec;
+  // Karmada follows the schedule's replicas whatever the division (Divided or Duplicated), so a scale-up the
+  // scheduler has not placed yet does not reach the members early.
+  const revise =
+    (binding.spec.replicas ?? 0) > 0 &&
+    isRevisable(template) &&
+    isRecord(templateSpec) &&
+    typeof templateSpec.replicas === 'number';
+  const revisions = new Map<number, Readonly<JsonObject>>();
+  const override =
+    overrides === undefined ||
+    (overrides.clusterOverridePolicies.length === 0 && overrides.overridePolicies.length === 0)
+      ? undefined
+      : templateOverrider(template, overrides.clusterOverridePolicies, overrides.overridePolicies);
+  return {
+    revised(replicas) {
+      if (!revise) return source;
+      const value = replicas ?? 0;
+      let revised = revisions.get(value);
+      if (revised === undefined) {
+        revised = { ...source, spec: { ...(templateSpec as JsonObject), replicas: value } };
+        revisions.set(value, revised);
+      }
+      return revised;
+    },
+    // Karmada applies ClusterOverridePolicies and OverridePolicies after revising replicas, before the stamps.
+    overridden(manifest, clusterName) {
+      if (override === undefined) return { manifest, annotations: {} };
+      const cluster = overrides?.clusters.get(clusterName);
+      if (cluster === undefined) {
+        throw new OverrideApplyError(
+          '(any)',
+          clusterName,
+          new Error('the Cluster object is not in the cache'),
+        );
+      }
+      const result = override(manifest as UnstructuredObject, cluster);
+      return { manifest: result.object as JsonObject, annotations: result.annotations };
+    },
+  };
+}
+
 function buildWork(
   binding: Readonly<Binding>,
   template: Readonly<UnstructuredObject>,
@@ -128,22 +200,14 @@ function buildWork(
   namespace: string,
   name: string,
   existing: Readonly<Work> | undefined,
-  overrides: WorkOverrides | undefined,
+  sources: ManifestSources,
   newWorkId: (() => string) | undefined,
 ): Work {
   const { spec } = binding;
-  let manifest = deepCopy(template) as JsonObject;
-  // Karmada follows the schedule's replicas whatever the division (Divided or Duplicated), so a scale-up the
-  // scheduler has not placed yet does not reach the members early.
-  if ((spec.replicas ?? 0) > 0 && isRevisable(template)) {
-    const manifestSpec = manifest.spec;
-    if (isRecord(manifestSpec) && typeof manifestSpec.replicas === 'number') {
-      manifestSpec.replicas = target.replicas ?? 0;
-    }
-  }
-  const applied = applyOverrides(manifest, target.name, overrides);
-  manifest = applied.manifest;
-  const metadata = isRecord(manifest.metadata) ? manifest.metadata : {};
+  const applied = sources.overridden(sources.revised(target.replicas), target.name);
+  // The stamps go on copies of the top level and metadata; the overridden object may be another Work's too.
+  const manifest: JsonObject = { ...applied.manifest };
+  const metadata: JsonObject = isRecord(manifest.metadata) ? { ...manifest.metadata } : {};
   manifest.metadata = metadata;
   const labels = stringMapOf(metadata.labels);
   const annotations = stringMapOf(metadata.annotations);
@@ -174,7 +238,7 @@ function buildWork(
   recordManagedAnnotations(annotations);
   const workId = existing === undefined ? newWorkId?.() : existing.metadata.labels?.[Labels.WorkPermanentId];
   if (workId) labels[Labels.WorkPermanentId] = workId;
-  annotations[ManagedLabelsAnnotation] = Object.keys(labels).sort(compareStrings).join(',');
+  annotations[ManagedLabelsAnnotation] = sortStrings(Object.keys(labels)).join(',');
 
   const workSpec: WorkSpec = {
     workload: { manifests: [manifest] },
@@ -193,29 +257,6 @@ function buildWork(
     },
     spec: workSpec,
   };
-}
-
-// Karmada applies ClusterOverridePolicies and OverridePolicies after revising replicas, before the Work's stamps.
-function applyOverrides(
-  manifest: JsonObject,
-  clusterName: string,
-  overrides: WorkOverrides | undefined,
-): { manifest: JsonObject; annotations: Readonly<Record<string, string>> } {
-  if (overrides === undefined) return { manifest, annotations: {} };
-  if (overrides.clusterOverridePolicies.length === 0 && overrides.overridePolicies.length === 0) {
-    return { manifest, annotations: {} };
-  }
-  const cluster = overrides.clusters.get(clusterName);
-  if (cluster === undefined) {
-    throw new OverrideApplyError('(any)', clusterName, new Error('the Cluster object is not in the cache'));
-  }
-  const result = applyOverridePolicies(
-    manifest as UnstructuredObject,
-    cluster,
-    overrides.clusterOverridePolicies,
-    overrides.overridePolicies,
-  );
-  return { manifest: result.object as JsonObject, annotations: result.annotations };
 }
 
 // The template's own annotation wins when it is a valid value; otherwise the policy's choice, Abort by default.
@@ -240,8 +281,10 @@ function dispatchingSuspended(binding: Readonly<Binding>, cluster: string): bool
 
 // Karmada records every annotation key (including both record keys) so a later apply can tell which to drop.
 function recordManagedAnnotations(annotations: Record<string, string>): void {
-  const keys = new Set([ManagedAnnotationsAnnotation, ManagedLabelsAnnotation, ...Object.keys(annotations)]);
-  annotations[ManagedAnnotationsAnnotation] = [...keys].sort(compareStrings).join(',');
+  const keys = Object.keys(annotations);
+  for (const record of [ManagedAnnotationsAnnotation, ManagedLabelsAnnotation])
+    if (!Object.hasOwn(annotations, record)) keys.push(record);
+  annotations[ManagedAnnotationsAnnotation] = sortStrings(keys).join(',');
 }
 
 function isRevisable(template: Readonly<UnstructuredObject>): boolean {
@@ -350,10 +393,13 @@ export function mergeWork(existing: Readonly<Work>, desired: Readonly<Work>): Wo
   };
 }
 
-// The two switches are written as explicit booleans; an absent one means false.
+// The two switches are written as explicit booleans; an absent one means false. Built without `delete`, which
+// would turn the copy into a slow dictionary-mode object for the comparison that follows.
 function normalizedSpec(spec: Readonly<WorkSpec>): JsonObject {
-  const out: JsonObject = { ...spec };
-  if (out.suspendDispatching === false) delete out.suspendDispatching;
-  if (out.preserveResourcesOnDeletion === false) delete out.preserveResourcesOnDeletion;
-  return out;
+  return Object.fromEntries(
+    Object.entries(spec).filter(
+      ([key, value]) =>
+        value !== false || (key !== 'suspendDispatching' && key !== 'preserveResourcesOnDeletion'),
+    ),
+  );
 }
