@@ -135,7 +135,14 @@ export async function createPolicies(
     // load): this load's spec replaces it, or its objects would go to that suite's members only.
     const { metadata, spec } = p.body as { metadata: { name: string }; spec: unknown };
     const path = `${p.path}/${metadata.name}`;
-    const patched = await adminRequest(id, 'PATCH', path, { spec }, 'application/merge-patch+json');
+    const patched = await adminRequest(
+      id,
+      'PATCH',
+      path,
+      { spec },
+      undefined,
+      'application/merge-patch+json',
+    );
     if (patched.status !== 200)
       throw new Error(`updating ${path}: ${patched.status} ${patched.body.slice(0, 300)}`);
   }
