@@ -1,8 +1,10 @@
-// The binding controller: one Work per target cluster in karmada-es-<cluster>, built from the binding and
-// its resource template (both from the cache); orphan Works deleted; on binding deletion its Works go first,
-// then the binding's finalizer. A Work that is already as desired is not written. A Work that cannot be built
-// or written (a name over 253 characters, an object over etcd's request limit) is reported as Karmada does:
-// a Warning Event SyncWorkFailed on the binding and on its template, besides the log line and the retry.
+// The binding controller: orphan Works deleted first, then one Work per target cluster in karmada-es-<cluster>,
+// built from the binding and its resource template (both from the cache); on binding deletion its Works go
+// first, then the binding's finalizer. A Work that is already as desired is not written. A Work that cannot be
+// built or written (an override that does not apply, a name over 253 characters, an object over etcd's request
+// limit) is reported as Karmada does: a Warning Event SyncWorkFailed on the binding and on its template, besides
+// the log line and the retry. A cluster whose overrides do not apply is skipped and the others still get their
+// Works, as in Karmada's ensureWork; its existing Work, if any, is left as it is.
 import { randomUUID } from 'node:crypto';
 import { KarmadaResources, type Work } from '@warmstart/api';
 import type { GroupVersionResource, KubeObject, Reader } from '@warmstart/informer-cache';
@@ -19,6 +21,12 @@ import {
 } from './binding-keys.js';
 import { cachedResource } from './cached-resource.js';
 import { readOverrides, watchOverridePolicies } from './override-policy-cache.js';
+import {
+  APPLY_OVERRIDE_POLICY_FAILED,
+  aggregateMessage,
+  applyOverridePolicyFailedMessage,
+  WorkBuildFailedError,
+} from './sync-work-failure.js';
 import { desiredWorks, orphanWorks, type WorkOverrides, workNeedsUpdate } from './work-builder.js';
 import { workMergePatch } from './work-patch.js';
 
@@ -27,6 +35,8 @@ export const BINDING_CONTROLLER = 'binding';
 export const CLUSTER_BINDING_CONTROLLER = 'cluster-resource-binding';
 /** Karmada's reason (pkg/events) for a binding whose Works could not be built or written. */
 export const SYNC_WORK_FAILED = 'SyncWorkFailed';
+/** Karmada's reason (pkg/events) for a binding whose orphan Works could not be deleted. */
+export const CLEANUP_WORK_FAILED = 'CleanupWorkFailed';
 
 export class TemplateNotCachedError extends Error {
   constructor(apiVersion: string, kind: string) {
@@ -77,6 +87,10 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
       if (binding?.metadata.deletionTimestamp) await removeFinalizer(gvr, binding, signal);
       return;
     }
+    const subject: EventSubject = { ...binding, apiVersion: 'work.karmada.io/v1alpha2', kind: gvr.kind };
+    // Karmada's syncBinding runs removeOrphanWorks before anything else: orphans go whether or not the
+    // template is there and whether or not every Work can be built.
+    await removeOrphanWorks(subject, orphanWorks(existing, binding), signal);
     const templateGvr = templateResource(binding.spec.resource.apiVersion, binding.spec.resource.kind);
     const template = await reader.get(
       templateGvr,
@@ -91,11 +105,6 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
       // A conflict is retried at once and says nothing about the binding: only real failures are reported.
       if (!signal.aborted && (error as { code?: number }).code !== 409) {
         const message = error instanceof Error ? error.message : String(error);
-        const subject: EventSubject = {
-          ...binding,
-          apiVersion: 'work.karmada.io/v1alpha2',
-          kind: gvr.kind,
-        };
         emit(subject, 'Warning', SYNC_WORK_FAILED, message);
         emit(template, 'Warning', SYNC_WORK_FAILED, message);
       }
@@ -119,6 +128,12 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
       newWorkId: randomUUID,
     });
     if (desired.kind === 'Invalid') throw new Error(`cannot build Works for ${key}: ${desired.message}`);
+    // Karmada's override manager reports the failing policy on the template as it meets it, before the Works
+    // of the clusters after it are written.
+    for (const failure of desired.failed) {
+      const message = applyOverridePolicyFailedMessage(failure);
+      if (message !== undefined) emit(template, 'Warning', APPLY_OVERRIDE_POLICY_FAILED, message);
+    }
     for (const work of desired.works) {
       const current = existing.find(
         (w) => w.metadata.namespace === work.metadata.namespace && w.metadata.name === work.metadata.name,
@@ -136,8 +151,29 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
         );
       }
     }
-    for (const orphan of orphanWorks(existing, desired.works, binding))
-      await deleteWork(orphan as Work & KubeObject, signal);
+    if (desired.failed.length > 0) throw new WorkBuildFailedError(desired.failed);
+  }
+
+  // Every orphan is tried (Karmada's RemoveOrphanWorks goes on past a failure); any failure is a Warning
+  // CleanupWorkFailed on the binding and ends the reconcile before a Work is written, to be retried.
+  async function removeOrphanWorks(
+    subject: EventSubject,
+    orphans: readonly Readonly<Work & KubeObject>[],
+    signal: AbortSignal,
+  ): Promise<void> {
+    const errors: unknown[] = [];
+    for (const orphan of orphans) {
+      try {
+        await deleteWork(orphan, signal);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        errors.push(error);
+      }
+    }
+    if (errors.length === 0) return;
+    const message = aggregateMessage(errors.map((e) => (e instanceof Error ? e.message : String(e))));
+    emit(subject, 'Warning', CLEANUP_WORK_FAILED, message);
+    throw errors.length === 1 ? errors[0] : new AggregateError(errors, message);
   }
 
   async function deleteWork(w: Readonly<Work & KubeObject>, signal: AbortSignal): Promise<void> {

@@ -61,6 +61,12 @@ export type {
 export { isClusterReady, replicaSchedulingTypeOf, schedule, scheduleBinding } from './scheduler.js';
 export type { SchedulingDecision, SchedulingSkipReason, SchedulingTrigger } from './scheduling-trigger.js';
 export { appliedPlacementValue, schedulingDecision, schedulingNeeded } from './scheduling-trigger.js';
+export {
+  APPLY_OVERRIDE_POLICY_FAILED,
+  aggregateMessage,
+  applyOverridePolicyFailedMessage,
+  WorkBuildFailedError,
+} from './sync-work-failure.js';
 export { findUntoleratedTaint, formatTaint, toleratesTaint } from './taint-toleration.js';
 export {
   AppliedPlacementAnnotation,

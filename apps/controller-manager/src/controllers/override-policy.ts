@@ -23,12 +23,18 @@ import { formatImage, parseImage, setTagOrDigest } from './image-reference.js';
 import { deepCopy } from './json.js';
 import { applyJsonPatchInPlace, type PatchOperation } from './json-patch.js';
 
-/** An override that cannot be applied to the object: the Work is not built, and the binding reports why. */
+/**
+ * An override that cannot be applied to the object: that cluster's Work is not built (the others are), and the
+ * binding reports why. `policyKind` names the kind of the failing policy; it is absent when no policy was at
+ * fault (the Cluster object is not known), where Karmada emits no ApplyOverridePolicyFailed either.
+ */
 export class OverrideApplyError extends Error {
   constructor(
+    /** `name` for a ClusterOverridePolicy, `namespace/name` for an OverridePolicy. */
     readonly policy: string,
     readonly cluster: string,
     cause: unknown,
+    readonly policyKind?: 'ClusterOverridePolicy' | 'OverridePolicy',
   ) {
     super(
       `cannot apply override policy ${policy} for cluster ${cluster}: ${cause instanceof Error ? cause.message : String(cause)}; fix the policy's overriders or its resourceSelectors`,
@@ -200,17 +206,21 @@ function applyMatched(
   recorded?: Readonly<Record<string, string>>,
 ): OverrideResult {
   let object: UnstructuredObject = template;
-  const apply = (items: readonly PolicyOverriders[], display: (p: PolicyOverriders) => string): void => {
+  const apply = (
+    items: readonly PolicyOverriders[],
+    kind: 'ClusterOverridePolicy' | 'OverridePolicy',
+    display: (p: PolicyOverriders) => string,
+  ): void => {
     for (const item of items) {
       try {
         object = applyOverriders(object, item.overriders);
       } catch (error) {
-        throw new OverrideApplyError(display(item), clusterName, error);
+        throw new OverrideApplyError(display(item), clusterName, error, kind);
       }
     }
   };
-  apply(cops, (p) => p.name);
-  apply(ops, (p) => `${p.namespace}/${p.name}`);
+  apply(cops, 'ClusterOverridePolicy', (p) => p.name);
+  apply(ops, 'OverridePolicy', (p) => `${p.namespace}/${p.name}`);
   if (recorded !== undefined) return { object, annotations: recorded };
   const annotations: Record<string, string> = {};
   if (cops.length > 0) annotations[Annotations.AppliedClusterOverrides] = appliedOverridesJson(cops);

@@ -615,7 +615,6 @@ describe('workNeedsUpdate', () => {
 
 describe('orphanWorks', () => {
   const binding = resourceBinding({ clusters: [{ name: 'member1' }] });
-  const desired = worksOf(desiredWorks({ binding, template: deploymentTemplate() }));
   const ours = { 'resourcebinding.karmada.io/permanent-id': 'rb-id-1' };
 
   it.each<[string, Work, boolean]>([
@@ -644,7 +643,7 @@ describe('orphanWorks', () => {
     ],
     ['not in an execution namespace', workFixture({ namespace: 'default', labels: ours }), false],
   ])('%s', (_name, existing, orphan) => {
-    expect(orphanWorks([existing], desired, binding)).toEqual(orphan ? [existing] : []);
+    expect(orphanWorks([existing], binding)).toEqual(orphan ? [existing] : []);
   });
 
   it('without a permanent id, matches by the binding’s name annotations, not by an empty label', () => {
@@ -666,7 +665,7 @@ describe('orphanWorks', () => {
         'resourcebinding.karmada.io/name': 'other-deployment',
       },
     });
-    expect(orphanWorks([mine, someoneElses], [], noId)).toEqual([mine]);
+    expect(orphanWorks([mine, someoneElses], noId)).toEqual([mine]);
   });
 });
 

@@ -66,8 +66,17 @@ export interface WorkOverrides {
 }
 
 export type DesiredWorksResult =
-  /** One Work per target cluster, sorted by namespace. Empty when the binding has no target cluster. */
-  | { readonly kind: 'Works'; readonly works: readonly Work[] }
+  /**
+   * One Work per target cluster whose overrides apply, sorted by namespace (empty when the binding has no
+   * target cluster), and the clusters whose overrides do not, in the binding's cluster order. As in Karmada's
+   * ensureWork (pkg/controllers/binding/common.go), a cluster that fails is skipped and the others still get
+   * their Works; the binding reports the failures together afterwards.
+   */
+  | {
+      readonly kind: 'Works';
+      readonly works: readonly Work[];
+      readonly failed: readonly OverrideApplyError[];
+    }
   /** The inputs do not fit together (e.g. a stale template); write nothing and retry later. */
   | { readonly kind: 'Invalid'; readonly message: string };
 
@@ -98,6 +107,7 @@ export function desiredWorks(input: WorkBuildInput): DesiredWorksResult {
     (input.existingWorks ?? []).map((w) => [`${w.metadata.namespace ?? ''}/${w.metadata.name ?? ''}`, w]),
   );
   const works: Work[] = [];
+  const failed: OverrideApplyError[] = [];
   const name = workName(template.kind, template.metadata.name ?? '', template.metadata.namespace);
   const sources = manifestSources(binding, template, input.overrides);
   for (const target of workTargetClusters(binding)) {
@@ -122,12 +132,12 @@ export function desiredWorks(input: WorkBuildInput): DesiredWorksResult {
         ),
       );
     } catch (error) {
-      if (error instanceof OverrideApplyError) return { kind: 'Invalid', message: error.message };
-      throw error;
+      if (!(error instanceof OverrideApplyError)) throw error;
+      failed.push(error);
     }
   }
   works.sort((a, b) => compareStrings(a.metadata.namespace ?? '', b.metadata.namespace ?? ''));
-  return { kind: 'Works', works };
+  return { kind: 'Works', works, failed };
 }
 
 /**
@@ -334,21 +344,22 @@ export function workBelongsTo(work: Readonly<Work>, binding: Readonly<Binding>):
 
 /**
  * The existing Works to delete: those that belong to the binding but sit in the execution namespace of a
- * cluster the binding no longer targets. Works already being deleted are left out (deleting again is a
- * wasted write), and so are Works outside any execution namespace.
+ * cluster the binding no longer targets (spec.clusters and spec.requiredBy). Judged from the binding alone, as
+ * Karmada's removeOrphanWorks does before ensureWork: a targeted cluster whose Work cannot be built now (an
+ * override that does not apply) keeps the Work it has. Works already being deleted are left out (deleting
+ * again is a wasted write), and so are Works outside any execution namespace.
  */
-export function orphanWorks(
-  existingWorks: readonly Readonly<Work>[],
-  desired: readonly Readonly<Work>[],
+export function orphanWorks<W extends Readonly<Work>>(
+  existingWorks: readonly W[],
   binding: Readonly<Binding>,
-): Readonly<Work>[] {
-  const wanted = new Set(desired.map((w) => w.metadata.namespace ?? ''));
+): W[] {
+  const wanted = new Set(workTargetClusters(binding).map((t) => t.name));
   return existingWorks.filter((work) => {
-    const namespace = work.metadata.namespace ?? '';
+    const cluster = clusterNameFromExecutionNamespace(work.metadata.namespace ?? '');
     return (
       work.metadata.deletionTimestamp === undefined &&
-      clusterNameFromExecutionNamespace(namespace) !== undefined &&
-      !wanted.has(namespace) &&
+      cluster !== undefined &&
+      !wanted.has(cluster) &&
       workBelongsTo(work, binding)
     );
   });
