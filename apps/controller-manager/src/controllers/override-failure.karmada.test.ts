@@ -107,6 +107,8 @@ describe('ensureWork: an override that fails for cluster k of n (Karmada f8fdd02
     expect(r.clusters).toEqual(['karmada-es-member1', 'karmada-es-member3']);
     expect(r.failed.map((f) => [f.cluster, f.policyKind])).toEqual([['member2', undefined]]);
     expect(applyOverridePolicyFailedMessage(r.failed[0]!)).toBeUndefined();
+    expect(r.failed[0]!.message).toMatch(/no Cluster object of that name is in the cache/);
+    expect(r.failed[0]!.message).not.toMatch(/fix the policy/);
   });
 
   it('the Works built beside a failure are the ones built without it', () => {

@@ -43,6 +43,20 @@ export class OverrideApplyError extends Error {
   }
 }
 
+/**
+ * The override policies of a cluster cannot be applied because its Cluster object is not in the cache: no policy
+ * is at fault, so the message says what is (Karmada fails the same way when it cannot get the Cluster).
+ */
+export class OverrideClusterUnknownError extends OverrideApplyError {
+  constructor(cluster: string) {
+    super('(none)', cluster, new Error('the Cluster object is not in the cache'));
+    this.message =
+      `cannot apply override policies for cluster ${cluster}: no Cluster object of that name is in the cache; ` +
+      'the binding names a cluster that is not joined (or left): join it, or change the placement';
+    this.name = 'OverrideClusterUnknownError';
+  }
+}
+
 type AnyOverridePolicy = OverridePolicy | ClusterOverridePolicy;
 
 /** One rule's overriders that apply, with the policy they come from. */

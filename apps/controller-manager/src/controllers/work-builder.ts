@@ -34,7 +34,7 @@ import {
   stringMapOf,
 } from './json.js';
 import { pruneServerFields } from './manifest-prune.js';
-import { OverrideApplyError, templateOverrider } from './override-policy.js';
+import { OverrideApplyError, OverrideClusterUnknownError, templateOverrider } from './override-policy.js';
 import { ManagedAnnotationsAnnotation, ManagedLabelsAnnotation } from './well-known.js';
 
 export interface WorkBuildInput {
@@ -191,11 +191,7 @@ function manifestSources(
       if (override === undefined) return { manifest, annotations: {} };
       const cluster = overrides?.clusters.get(clusterName);
       if (cluster === undefined) {
-        throw new OverrideApplyError(
-          '(any)',
-          clusterName,
-          new Error('the Cluster object is not in the cache'),
-        );
+        throw new OverrideClusterUnknownError(clusterName);
       }
       const result = override(manifest as UnstructuredObject, cluster);
       return { manifest: result.object as JsonObject, annotations: result.annotations };
