@@ -426,14 +426,29 @@ describe('status aggregation: the host Deployment shows the members’ sum', () 
     // Hostnames first, then IPs in order; 192.0.2.20, reported by both members, once.
     await waitHost(['lb.m2.example', '192.0.2.10', '192.0.2.20']);
 
-    const binding = (await adminCall(
-      host,
-      'GET',
-      `/apis/work.karmada.io/v1alpha2/namespaces/${ns}/resourcebindings/lb-service`,
-    )) as {
-      status?: { aggregatedStatus?: { clusterName: string; status?: Service['status']; health?: string }[] };
-    };
-    const items = binding.status?.aggregatedStatus ?? [];
+    type Aggregated = { clusterName: string; status?: Service['status']; health?: string };
+    const aggregated = async (): Promise<Aggregated[]> =>
+      (
+        (await adminCall(
+          host,
+          'GET',
+          `/apis/work.karmada.io/v1alpha2/namespaces/${ns}/resourcebindings/lb-service`,
+        )) as { status?: { aggregatedStatus?: Aggregated[] } }
+      ).status?.aggregatedStatus ?? [];
+    // The host list above is already complete with member2's ingresses alone (it reports 192.0.2.20 too), so
+    // member1's item may still be on its way: wait for both members' items to carry an address.
+    const items = await waitFor(
+      'both members Healthy in the binding',
+      async () => {
+        const now = await aggregated();
+        return now.length === members.length && now.every((i) => i.health === 'Healthy') ? now : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 300 },
+    ).catch(async (error: unknown) => {
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)}; last: ${JSON.stringify(await aggregated())}`,
+      );
+    });
     expect(items.map((i) => i.clusterName)).toEqual(members.map((m) => m.name));
     expect(items.map((i) => i.health)).toEqual(['Healthy', 'Healthy']);
     // The reflected status is status.loadBalancer alone, as the member has it.
