@@ -13,6 +13,11 @@ export function loadPolicies(
   members: readonly string[],
 ): { path: string; body: unknown }[] {
   const placement = { clusterAffinity: { clusterNames: [...members] } };
+  const loadWorkloads = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    labelSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'load' } },
+  };
   const out: { path: string; body: unknown }[] = [
     {
       path: '/apis/policy.karmada.io/v1alpha1/clusterpropagationpolicies',
@@ -24,13 +29,7 @@ export function loadPolicies(
         // another suite's Deployment in the moment before that suite's own policy exists, and keep it (a
         // PropagationPolicy preempts no claim by default), sending it to this load's members only.
         spec: {
-          resourceSelectors: [
-            {
-              apiVersion: 'apps/v1',
-              kind: 'Deployment',
-              labelSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'load' } },
-            },
-          ],
+          resourceSelectors: [loadWorkloads],
           placement,
         },
       },
@@ -45,13 +44,7 @@ export function loadPolicies(
         kind: 'PropagationPolicy',
         metadata: { name: 'by-label', namespace: ns },
         spec: {
-          resourceSelectors: [
-            {
-              apiVersion: 'apps/v1',
-              kind: 'Deployment',
-              labelSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'load' } },
-            },
-          ],
+          resourceSelectors: [loadWorkloads],
           placement,
         },
       },

@@ -102,8 +102,8 @@ function child(value: unknown, token: string): unknown {
   return undefined;
 }
 
-// v5 accepts negative indices counted from the end; anything else out of range is an error.
-function arrayIndex(token: string, size: number, path: string): number {
+/** v5 accepts negative indices counted from the end; anything else out of range is an error. */
+export function arrayIndex(token: string, size: number, path: string): number {
   if (!/^-?\d+$/.test(token)) throw new JsonPatchError(`invalid array index ${token} in ${path}`);
   let index = Number(token);
   if (index < 0) index += size;

@@ -2,7 +2,7 @@
 // keys keep their order (added keys go last), numbers and strings keep their text, and the result is written
 // compact with encoding/json's escaping of <, >, &, U+2028 and U+2029. JSON.parse would reorder integer-like keys
 // and rewrite numbers (1.0 -> 1), so the document is kept as a small tree of raw texts instead.
-import { JsonPatchError, type PatchOperation, parsePointer, rootValue } from './json-patch.js';
+import { arrayIndex, JsonPatchError, type PatchOperation, parsePointer, rootValue } from './json-patch.js';
 
 // An object as v5's partialDoc holds it: the keys in order (a repeated key stays listed twice) and one value each.
 type RawNode =
@@ -167,15 +167,6 @@ function child(node: RawNode, token: string): RawNode | undefined {
   if (node.kind === 'array') return /^\d+$/.test(token) ? node.items[Number(token)] : undefined;
   if (node.kind === 'object') return node.values.get(token);
   return undefined;
-}
-
-// As json-patch.ts: v5 takes negative indices counted from the end.
-function arrayIndex(token: string, size: number, path: string): number {
-  if (!/^-?\d+$/.test(token)) throw new JsonPatchError(`invalid array index ${token} in ${path}`);
-  let index = Number(token);
-  if (index < 0) index += size;
-  if (index < 0 || index >= size) throw new JsonPatchError(`array index ${token} out of range in ${path}`);
-  return index;
 }
 
 function write(node: RawNode): string {
