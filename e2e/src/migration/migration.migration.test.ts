@@ -40,13 +40,14 @@ const WARMSTART_PREFIX = 'mig-warmstart';
 
 /**
  * Karmada's controllers that do what warmstart does: the detector (always on), `cluster` (execution namespaces,
- * finalizer, taints), `clusterStatus` (the Ready condition, which the scheduler needs), `binding` (Works) and
- * `execution` (applies Works, the Applied condition). Off, because warmstart does not implement them (yet):
- * workStatus and bindingStatus (status aggregation), namespace (namespace propagation), the MCS/ServiceExport/
- * EndpointSlice family, unifiedAuth, federatedResourceQuota*, gracefulEviction, applicationFailover, (cron)FHPA,
- * remedy, workloadRebalancer, agentcsrapproving, clustertaintpolicy.
+ * finalizer, taints), `clusterStatus` (the Ready condition, which the scheduler needs), `binding` (Works),
+ * `execution` (applies Works, the Applied condition), `workStatus` (a Work's manifestStatuses) and
+ * `bindingStatus` (a binding's aggregatedStatus and FullyApplied, the template's status). Off, because warmstart
+ * does not implement them (yet): namespace (namespace propagation), the MCS/ServiceExport/EndpointSlice family,
+ * unifiedAuth, federatedResourceQuota*, gracefulEviction, applicationFailover, (cron)FHPA, remedy,
+ * workloadRebalancer, agentcsrapproving, clustertaintpolicy.
  */
-const KARMADA_CONTROLLERS = 'cluster,clusterStatus,binding,execution';
+const KARMADA_CONTROLLERS = 'cluster,clusterStatus,binding,execution,workStatus,bindingStatus';
 
 const found = findKarmadaBinaries();
 const binaries: KarmadaBinaries | undefined = 'missing' in found ? undefined : found;
