@@ -120,6 +120,37 @@ const eventCreate = (kind: string, reason: string) => (r: RecordedRequest) =>
 const workWrite = (r: RecordedRequest) =>
   r.resource === 'work.karmada.io/v1alpha1/works' && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method);
 
+describe('binding controller: a Work write that fails for one cluster', () => {
+  it('still writes the other clusters’ Works and reports the refused write as SyncWorkFailed', async () => {
+    // Karmada's ensureWork appends CreateOrUpdateWork's error and continues with the next cluster. Here member1's
+    // Work create is refused; member3's must still be created in the same round.
+    const server = await start((s) =>
+      s.fault(
+        { verb: 'create', match: (r) => r.namespace === 'karmada-es-member1' },
+        { code: 500, message: 'etcd is down', times: Number.POSITIVE_INFINITY },
+      ),
+    );
+    const onBinding = JSON.parse(
+      (await server.waitForRequest(eventCreate('ResourceBinding', 'SyncWorkFailed'))).body,
+    ) as { type: string; message: string };
+    const firstRound = server
+      .requestsWhere((r) => workWrite(r) || eventCreate('ResourceBinding', 'SyncWorkFailed')(r))
+      .slice(0, 4);
+    expect(firstRound.map((r) => `${r.method} ${r.namespace ?? ''}`)).toEqual([
+      'DELETE karmada-es-gone',
+      'POST karmada-es-member1',
+      'POST karmada-es-member3',
+      'POST default',
+    ]);
+    expect(server.get(Work, `karmada-es-member3/${NAME}`)).toBeDefined();
+    // Both causes in one aggregate, the override's first: Karmada's errors.NewAggregate.
+    expect(onBinding.type).toBe('Warning');
+    expect(onBinding.message).toMatch(
+      /^\[cannot apply override policy default\/broken for cluster member2: .*etcd is down.*\]$/,
+    );
+  });
+});
+
 describe('binding controller: an override that fails for one cluster of three', () => {
   it('deletes the orphan first, writes the other clusters’ Works, leaves the failing one’s, and warns', async () => {
     const server = await start();

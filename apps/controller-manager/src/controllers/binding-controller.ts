@@ -4,7 +4,8 @@
 // built or written (an override that does not apply, a name over 253 characters, an object over etcd's request
 // limit) is reported as Karmada does: a Warning Event SyncWorkFailed on the binding and on its template, besides
 // the log line and the retry. A cluster whose overrides do not apply is skipped and the others still get their
-// Works, as in Karmada's ensureWork; its existing Work, if any, is left as it is.
+// Works, as in Karmada's ensureWork; its existing Work, if any, is left as it is. So is a cluster whose Work
+// write fails.
 import { randomUUID } from 'node:crypto';
 import { KarmadaResources, type Work } from '@warmstart/api';
 import type { GroupVersionResource, KubeObject, Reader } from '@warmstart/informer-cache';
@@ -25,7 +26,7 @@ import {
   APPLY_OVERRIDE_POLICY_FAILED,
   aggregateMessage,
   applyOverridePolicyFailedMessage,
-  WorkBuildFailedError,
+  WorkSyncFailedError,
 } from './sync-work-failure.js';
 import { desiredWorks, orphanWorks, type WorkOverrides, workNeedsUpdate } from './work-builder.js';
 import { workMergePatch } from './work-patch.js';
@@ -134,24 +135,49 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
       const message = applyOverridePolicyFailedMessage(failure);
       if (message !== undefined) emit(template, 'Warning', APPLY_OVERRIDE_POLICY_FAILED, message);
     }
+    // A Work that cannot be written skips its cluster only: Karmada's ensureWork goes on to the next cluster and
+    // returns every cluster's error as one aggregate.
+    const writeErrors: unknown[] = [];
     for (const work of desired.works) {
-      const current = existing.find(
-        (w) => w.metadata.namespace === work.metadata.namespace && w.metadata.name === work.metadata.name,
-      );
-      if (!current) {
-        await writer.create(KarmadaResources.Work, work, { signal }).catch((error: { code?: number }) => {
-          if (error.code !== 409) throw error;
-        });
-      } else if (workNeedsUpdate(current, work)) {
-        await writer.patch(
-          KarmadaResources.Work,
-          { namespace: current.metadata.namespace, name: current.metadata.name },
-          { type: 'merge', patch: workMergePatch(current, work) },
-          { signal },
-        );
+      try {
+        await writeWork(work, existing, signal);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        writeErrors.push(error);
       }
     }
-    if (desired.failed.length > 0) throw new WorkBuildFailedError(desired.failed);
+    if (desired.failed.length === 0 && writeErrors.length > 0 && writeErrors.every(isConflict)) {
+      throw writeErrors[0];
+    }
+    if (desired.failed.length > 0 || writeErrors.length > 0) {
+      throw new WorkSyncFailedError(desired.failed, writeErrors);
+    }
+  }
+
+  function isConflict(error: unknown): boolean {
+    return (error as { code?: number }).code === 409;
+  }
+
+  async function writeWork(
+    work: Readonly<Work>,
+    existing: readonly Readonly<Work & KubeObject>[],
+    signal: AbortSignal,
+  ): Promise<void> {
+    const current = existing.find(
+      (w) => w.metadata.namespace === work.metadata.namespace && w.metadata.name === work.metadata.name,
+    );
+    if (!current) {
+      await writer.create(KarmadaResources.Work, work, { signal }).catch((error: { code?: number }) => {
+        if (error.code !== 409) throw error;
+      });
+    } else if (workNeedsUpdate(current, work)) {
+      await writer.patch(
+        KarmadaResources.Work,
+        { namespace: current.metadata.namespace, name: current.metadata.name },
+        { type: 'merge', patch: workMergePatch(current, work) },
+        { signal },
+      );
+    }
   }
 
   // Every orphan is tried (Karmada's RemoveOrphanWorks goes on past a failure); any failure is a Warning

@@ -65,7 +65,7 @@ export {
   APPLY_OVERRIDE_POLICY_FAILED,
   aggregateMessage,
   applyOverridePolicyFailedMessage,
-  WorkBuildFailedError,
+  WorkSyncFailedError,
 } from './sync-work-failure.js';
 export { findUntoleratedTaint, formatTaint, toleratesTaint } from './taint-toleration.js';
 export {

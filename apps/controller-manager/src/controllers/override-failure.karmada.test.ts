@@ -15,7 +15,7 @@ import {
   APPLY_OVERRIDE_POLICY_FAILED,
   aggregateMessage,
   applyOverridePolicyFailedMessage,
-  WorkBuildFailedError,
+  WorkSyncFailedError,
 } from './sync-work-failure.js';
 import { cluster, deepFreeze, deploymentTemplate, resourceBinding, work } from './testing/fixtures.js';
 import { type DesiredWorksResult, desiredWorks, orphanWorks, type WorkOverrides } from './work-builder.js';
@@ -174,10 +174,10 @@ describe('the Events (Karmada f8fdd02 overridemanager.go, binding_controller.go)
     expect(aggregateMessage(messages)).toBe(want);
   });
 
-  it('WorkBuildFailedError carries the per-cluster messages as one aggregate', () => {
+  it('WorkSyncFailedError carries the per-cluster messages as one aggregate', () => {
     const one = new OverrideApplyError('default/broken', 'member3', new Error('x'), 'OverridePolicy');
     const two = new OverrideApplyError('default/broken', 'member2', new Error('x'), 'OverridePolicy');
-    expect(new WorkBuildFailedError([one]).message).toBe(one.message);
-    expect(new WorkBuildFailedError([one, two]).message).toBe(`[${one.message}, ${two.message}]`);
+    expect(new WorkSyncFailedError([one]).message).toBe(one.message);
+    expect(new WorkSyncFailedError([one, two]).message).toBe(`[${one.message}, ${two.message}]`);
   });
 });

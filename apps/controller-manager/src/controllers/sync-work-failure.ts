@@ -1,4 +1,4 @@
-// How the binding controller reports the clusters whose Works it could not build, as Karmada's does: one
+// How the binding controller reports the clusters whose Works it could not build or write, as Karmada's does: one
 // Warning ApplyOverridePolicyFailed on the template per failing policy (pkg/util/overridemanager), then the
 // per-cluster errors joined into one SyncWorkFailed message on the binding and the template
 // (pkg/controllers/binding: ensureWork returns errors.NewAggregate of them).
@@ -8,14 +8,23 @@ import type { OverrideApplyError } from './override-policy.js';
 export const APPLY_OVERRIDE_POLICY_FAILED = 'ApplyOverridePolicyFailed';
 
 /**
- * The clusters of one binding whose Works were not built; the Works of its other clusters were written. The
- * message is what Karmada's aggregate error prints: the one message alone, or the distinct messages in order,
- * comma-separated in brackets.
+ * The clusters of one binding whose Works were not built or not written; the Works of its other clusters were
+ * written. The message is what Karmada's aggregate error prints: the one message alone, or the distinct messages
+ * in order (build failures, then write failures), comma-separated in brackets. Fix the named policy, or see the
+ * write errors (`writeErrors`) for why the API server refused a Work; the binding is retried with backoff.
  */
-export class WorkBuildFailedError extends Error {
-  constructor(readonly failures: readonly OverrideApplyError[]) {
-    super(aggregateMessage(failures.map((f) => f.message)));
-    this.name = 'WorkBuildFailedError';
+export class WorkSyncFailedError extends Error {
+  constructor(
+    readonly failures: readonly OverrideApplyError[],
+    readonly writeErrors: readonly unknown[] = [],
+  ) {
+    super(
+      aggregateMessage([
+        ...failures.map((f) => f.message),
+        ...writeErrors.map((e) => (e instanceof Error ? e.message : String(e))),
+      ]),
+    );
+    this.name = 'WorkSyncFailedError';
   }
 }
 
