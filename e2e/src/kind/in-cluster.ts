@@ -186,7 +186,7 @@ export function deployManifests(options: DeployOptions): Manifest[] {
       selector: { 'app.kubernetes.io/name': APP },
       ports: [{ name: 'probes', port: 10357, targetPort: 'probes' }],
     },
-  } as unknown as Manifest);
+  });
   return docs;
 }
 
