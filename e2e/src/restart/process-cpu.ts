@@ -96,7 +96,11 @@ export function cpuMeter(running: Readonly<Record<string, number>>): {
       seconds[child.name] = round((readProcessCpu(child.pid)?.ownSeconds ?? 0) + reaped);
       const cpus = availableParallelism();
       const share = Object.fromEntries(
-        Object.entries(seconds).map(([name, s]) => [name, cpuShare(s, durationMs, cpus)]),
+        // Four decimals: a hundredth of a percent is finer than the clock ticks the seconds come in.
+        Object.entries(seconds).map(([name, s]) => [
+          name,
+          Math.round(cpuShare(s, durationMs, cpus) * 10_000) / 10_000,
+        ]),
       );
       return { cpus, seconds, share };
     },

@@ -28,7 +28,7 @@ export function changePathList(rows: readonly PlainRestartRow[]): string {
       .map(([stage, ms]) => `${stage} ${ms}`)
       .join(', ');
   return [
-    'Path of the changes made around each restart (ms after the change when each stage first wrote for it). Early: made as soon as /livez answered (fail-over: as soon as the leader was killed), ms after the restart given too; late: made once /readyz answered:',
+    'Path of the changes made around each restart (ms after the change when each stage first wrote for it). Early: made once the new process served /livez, before its caches synced (fail-over: as soon as the leader was killed), ms after the restart given too; late: made once /readyz answered:',
     '',
     ...rows.map(
       (r) =>

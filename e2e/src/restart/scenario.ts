@@ -49,8 +49,8 @@ export interface RestartRow {
    */
   readonly changePath: ChangePath;
   /**
-   * The early change: another workload's template changed as soon as the new manager's /livez answered, before its
-   * caches synced (after a fail-over: as soon as the leader was killed). When it was made, when the manager first
+   * The early change: another workload's template changed once the new manager serves /livez, before its caches
+   * synced (after a fail-over: as soon as the leader was killed). When it was made, when the manager first
    * wrote its binding (the first useful write) and when the last member's Deployment was written for it, in ms after
    * the restart: the new process's start (the zero of /livez and /readyz) or, for a fail-over, the leader's kill (the
    * zero of the first reconcile).
