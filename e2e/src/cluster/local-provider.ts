@@ -65,6 +65,8 @@ export interface LocalClusterSet extends ClusterSet {
   cluster(name: string): LocalCluster;
   readonly binaries: Binaries;
   readonly etcdEndpoint: string;
+  /** The one etcd every API server of the set stores in (its pid, e.g. to measure its CPU). */
+  readonly etcd: ManagedProcess;
   /** Compacts etcd at its current revision, so older resourceVersions answer 410 Gone. */
   compactEtcd(): Promise<void>;
 }
@@ -307,6 +309,7 @@ export class LocalProvider implements ClusterProvider {
         workDir,
         binaries,
         etcdEndpoint,
+        etcd,
         pids: () => processes.filter((p) => p.running()).map((p) => p.pid),
         cluster: (n: string) => {
           const c = clusters.find((x) => x.name === n);

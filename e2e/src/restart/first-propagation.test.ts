@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../audit/audit-log.js';
-import { countFirstPropagation, firstPropagationTable } from './first-propagation.js';
+import {
+  countFirstPropagation,
+  firstPropagationSummary,
+  firstPropagationTable,
+} from './first-propagation.js';
 
 const T0 = Date.parse('2026-12-02T10:00:00Z');
 let id = 0;
@@ -55,5 +59,41 @@ describe('countFirstPropagation', () => {
     expect(p.totalConflicts).toBe(1);
     expect(p.directReads).toBe(1);
     expect(firstPropagationTable(p)).toContain('| create work.karmada.io/resourcebindings | 2 | 1.00 | 1 |');
+    // 2 workloads in 10 s.
+    expect(p.workloadsPerSecond).toBe(0.2);
+  });
+});
+
+describe('firstPropagationSummary', () => {
+  const p = {
+    workloads: 10_000,
+    durationMs: 800_000,
+    workloadsPerSecond: 12.5,
+    writes: {},
+    conflicts: {},
+    totalWrites: 0,
+    totalConflicts: 0,
+    directReads: 0,
+    directReadDetail: {},
+  };
+
+  it('gives throughput and, per measured process, its share of the machine with its CPU seconds', () => {
+    const summary = firstPropagationSummary({
+      ...p,
+      cpu: {
+        cpus: 2,
+        seconds: { 'host kube-apiserver': 880, etcd: 160, manager: 240 },
+        share: { 'host kube-apiserver': 0.55, etcd: 0.1, manager: 0.15 },
+      },
+    });
+    expect(summary.split('\n')).toEqual([
+      '| workloads | duration | workloads/s | host kube-apiserver CPU of 2 cores | etcd CPU of 2 cores | manager CPU of 2 cores |',
+      '|---:|---:|---:|---:|---:|---:|',
+      '| 10000 | 800.0 s | 12.50 | 55.0% (880.0 s) | 10.0% (160.0 s) | 15.0% (240.0 s) |',
+    ]);
+  });
+
+  it('leaves the CPU out where it was not measured', () => {
+    expect(firstPropagationSummary(p).split('\n')[2]).toBe('| 10000 | 800.0 s | 12.50 |');
   });
 });

@@ -1,13 +1,22 @@
 // What the first propagation cost the host API server, read from its audit log: the manager's writes by verb and
 // resource, the ones refused with 409 (a create of an object that already exists, an update of a stale copy) and
-// any direct read. The log is streamed and only counted, so a 100k run's multi-GB log needs no memory.
+// any direct read. The log is streamed and only counted, so a 100k run's multi-GB log needs no memory. And how
+// fast it went, with the CPU the processes sharing the machine took meanwhile, when the caller measured that.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { type AuditEvent, classify } from '../audit/audit-log.js';
+import type { CpuUse } from './process-cpu.js';
 
 export interface FirstPropagation {
   readonly workloads: number;
   readonly durationMs: number;
+  /** workloads / duration: the propagation's throughput, until every queue drained. */
+  readonly workloadsPerSecond: number;
+  /**
+   * CPU used during the propagation by the host kube-apiserver, etcd (which every API server of the set shares) and
+   * the manager, as seconds and as a share of the machine; measured only where the processes' pids are known.
+   */
+  readonly cpu?: CpuUse | undefined;
   /** Every write the manager sent (answered or refused), by `<verb> <group>/<resource>[/<subresource>]`. */
   readonly writes: Readonly<Record<string, number>>;
   /** The writes refused with 409 Conflict / AlreadyExists, by the same key. */
@@ -79,6 +88,7 @@ export async function countFirstPropagation(
   return {
     workloads,
     durationMs: until - since,
+    workloadsPerSecond: until > since ? Math.round((workloads / ((until - since) / 1000)) * 100) / 100 : 0,
     writes: sorted(writes),
     conflicts: sorted(conflicts),
     totalWrites,
@@ -103,5 +113,22 @@ export function firstPropagationTable(p: FirstPropagation): string {
     '|---|---:|---:|---:|',
     ...rows,
     `| **total** | ${p.totalWrites} | ${per(p.totalWrites)} | ${p.totalConflicts} |`,
+  ].join('\n');
+}
+
+/**
+ * A one-row markdown table of the propagation's duration and throughput, with each measured process's CPU share of
+ * the machine (and its CPU seconds).
+ */
+export function firstPropagationSummary(p: FirstPropagation): string {
+  const cpu = Object.entries(p.cpu?.seconds ?? {}).map(
+    ([name, seconds]) =>
+      [name, `${((p.cpu?.share[name] ?? 0) * 100).toFixed(1)}% (${seconds.toFixed(1)} s)`] as const,
+  );
+  const cores = p.cpu ? ` of ${p.cpu.cpus} cores` : '';
+  return [
+    `| workloads | duration | workloads/s |${cpu.map(([name]) => ` ${name} CPU${cores} |`).join('')}`,
+    `|---:|---:|---:|${cpu.map(() => '---:|').join('')}`,
+    `| ${p.workloads} | ${(p.durationMs / 1000).toFixed(1)} s | ${p.workloadsPerSecond.toFixed(2)} |${cpu.map(([, cell]) => ` ${cell} |`).join('')}`,
   ].join('\n');
 }

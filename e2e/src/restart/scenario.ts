@@ -9,11 +9,12 @@ import type { ClusterInfo } from '../cluster/provider.js';
 import { waitFor } from '../cluster/wait.js';
 import { adminIdentity, installCrds, joinMember, kubeconfigIdentity } from '../karmada/join.js';
 import { formatProgress, seed } from '../load/seed.js';
-import { namespaceOf, workloadName } from '../load/workloads.js';
 import { type ManagerProcess, metricValue, startManager } from '../manager/manager-process.js';
-import { type ChangePath, changePath } from './change-path.js';
+import { type ChangePath, changePaths, memberStage } from './change-path.js';
 import { countFirstPropagation, type FirstPropagation } from './first-propagation.js';
 import { createPolicies } from './policies.js';
+import { cpuMeter } from './process-cpu.js';
+import { changeReplicas, type ReplicaChange, waitInEveryMember } from './replica-change.js';
 
 export type Strategy = 'block-reads' | 'gate-start' | 'fallback';
 
@@ -47,6 +48,18 @@ export interface RestartRow {
    * wrote for it, in ms after the change.
    */
   readonly changePath: ChangePath;
+  /**
+   * The early change: another workload's template changed once the new manager serves /livez, before its caches
+   * synced (after a fail-over: as soon as the leader was killed). When it was made, when the manager first
+   * wrote its binding (the first useful write) and when the last member's Deployment was written for it, in ms after
+   * the restart: the new process's start (the zero of /livez and /readyz) or, for a fail-over, the leader's kill (the
+   * zero of the first reconcile).
+   */
+  readonly earlyChangeMs: number;
+  readonly firstUsefulWriteMs: number;
+  readonly earlyChangePropagatedMs: number;
+  /** The early change's path, as changePath (ms after the early change). */
+  readonly earlyChangePath: ChangePath;
   /** Verb + resource of every direct read and write seen (for the report). */
   readonly detail: Readonly<Record<string, number>>;
 }
@@ -255,8 +268,11 @@ export async function propagateOnce(
   strategy: Strategy,
   timeoutMs: number,
   logDir?: string,
+  /** Processes (name → pid) whose CPU, with the manager's, the first propagation reports: the host API server's. */
+  processes?: Readonly<Record<string, number>>,
 ): Promise<{ manager: ManagerProcess; firstPropagation: FirstPropagation }> {
   const since = Date.now();
+  const meter = processes && cpuMeter(processes);
   let starts = 0;
   const start = () =>
     startManager({
@@ -289,15 +305,17 @@ export async function propagateOnce(
   // Killed with work left in a queue, the manager would leave its last writes to the next one, where they would
   // count as restart writes.
   await waitDrained(m, timeoutMs);
+  const until = Date.now();
+  const cpu = meter?.stop({ name: 'manager', pid: m.pid });
   await auditBarrier(set.host);
-  const firstPropagation = await countFirstPropagation(
+  const counted = await countFirstPropagation(
     set.host.auditLogPath!,
     set.host.managerUser,
     since,
-    Date.now(),
+    until,
     set.workloads,
   );
-  return { manager: m, firstPropagation };
+  return { manager: m, firstPropagation: { ...counted, cpu } };
 }
 
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection', 'apply']);
@@ -343,9 +361,6 @@ export async function waitDrained(manager: ManagerProcess, timeoutMs: number): P
   );
 }
 
-/** Post-restart changes made so far by this process: each sets a replica count the one before did not. */
-let changes = 0;
-
 /** How many managers the first propagation may go through before it gives up. */
 const MAX_PROPAGATION_STARTS = 5;
 
@@ -361,6 +376,9 @@ export async function measureRestart(
   kind: RestartKind = 'SIGKILL',
   logDir?: string,
 ): Promise<{ row: RestartRow; manager: ManagerProcess }> {
+  // The early change's workload; the late change's is the last one.
+  const earlyIndex = set.workloads - 2;
+  if (earlyIndex < 0) throw new Error('measureRestart changes two workloads: the load needs at least 2');
   const start = (identity: string) =>
     startManager({
       kubeconfig: set.host.managerKubeconfig,
@@ -391,11 +409,22 @@ export async function measureRestart(
     }
     return ms;
   };
+  // A change the start-up backlog is still ahead of: made before the caches have synced, it is part of that
+  // backlog. Under block-reads its reconcile waits only for the caches it reads; under gate-start, for all of them.
+  const changeEarly = async (m: ManagerProcess): Promise<ReplicaChange> => {
+    try {
+      if (kind !== 'failover') await m.livezMs();
+      return await changeReplicas(set, earlyIndex);
+    } catch (error) {
+      throw new RestartMeasurementError(strategy, kind, m, error, await diagnostics(m));
+    }
+  };
   let manager: ManagerProcess;
   let since: number;
   let readyzMs: number;
   let reconcileFrom: number;
   let sampler: { stop(): ProcessPeaks };
+  let early: ReplicaChange;
   if (kind === 'failover') {
     // Audit from the standby's start: a standby must not read directly or write while it waits, either.
     since = Date.now();
@@ -407,42 +436,32 @@ export async function measureRestart(
     });
     reconcileFrom = Date.now();
     await previous.stop('SIGKILL');
+    early = await changeEarly(manager).catch((error: unknown) => {
+      sampler.stop();
+      throw error;
+    });
   } else {
     await previous.stop(kind);
     since = Date.now();
     manager = await start(IDENTITY);
     sampler = processSampler(manager);
-    readyzMs = await ready(manager).catch((error: unknown) => {
+    reconcileFrom = manager.startedAt;
+    // /readyz is polled from the start as before: the change is made meanwhile, not first.
+    [early, readyzMs] = await Promise.all([changeEarly(manager), ready(manager)]).catch((error: unknown) => {
       sampler.stop();
       throw error;
     });
-    reconcileFrom = manager.startedAt;
   }
   let livezMs: number;
   let firstReconcileMs: number;
   let changePropagatedMs: number;
-  let changed: string;
-  let changeAt: number;
+  let late: ReplicaChange;
   try {
     livezMs = await manager.livezMs();
     // A change made as soon as the caches have synced, when the start-up backlog is largest: it arrives by watch,
     // at normal priority, and must overtake the backlog (a change made before the initial list is part of it).
     // Bump one workload's replicas and time until every member has it.
-    changed = workloadName(set.workloads - 1);
-    const ns = namespaceOf(set.workloads - 1, set);
-    // Never the value the previous restart set: an unchanged template would need no write and "propagate" at once.
-    const replicas = 7 + (changes++ % 10);
-    changeAt = Date.now();
-    const patch = await adminRequest(
-      adminIdentity(set.host),
-      'PATCH',
-      `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
-      { spec: { replicas } },
-      undefined,
-      'application/merge-patch+json',
-    );
-    if (patch.status !== 200)
-      throw new Error(`patching ${ns}/${changed}: ${patch.status} ${patch.body.slice(0, 200)}`);
+    late = await changeReplicas(set, set.workloads - 1);
     firstReconcileMs = await waitFor(
       'the first reconcile',
       async () =>
@@ -451,25 +470,10 @@ export async function measureRestart(
           : undefined,
       { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
     );
-    changePropagatedMs = await waitFor(
-      `${ns}/${changed} with ${replicas} replicas in every member`,
-      async () => {
-        for (const m of set.members) {
-          const res = await adminRequest(
-            adminIdentity(m),
-            'GET',
-            `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
-          );
-          if (
-            res.status !== 200 ||
-            (JSON.parse(res.body) as { spec: { replicas: number } }).spec.replicas !== replicas
-          )
-            return undefined;
-        }
-        return Date.now() - changeAt;
-      },
-      { timeoutMs: scaled(set.workloads, 600_000, 10), intervalMs: 100 },
-    );
+    changePropagatedMs = await waitInEveryMember(set, late, late.at, scaled(set.workloads, 600_000, 10));
+    // The early change has usually arrived by now; its times are read from the audit logs below, not from this
+    // poll, which only makes sure they hold it.
+    await waitInEveryMember(set, early, early.at, scaled(set.workloads, 600_000, 10));
     // Let the start-up backlog drain, so the next restart starts from a manager with nothing left to do.
     await waitDrained(manager, scaled(set.workloads, 600_000, 20));
   } catch (error) {
@@ -479,9 +483,32 @@ export async function measureRestart(
   const peaks = sampler.stop();
   await auditBarrier(set.host);
   const events = await readAuditLog(set.host.auditLogPath!, { user: set.host.managerUser, since });
-  const path = await changePath(events, set.members, changed, changeAt, kind === 'failover');
-  const row = summarize(strategy, kind, set.workloads, events, changed, {
+  const [path = {}, earlyPath = {}] = await changePaths(
+    events,
+    set.members,
+    [late, early],
+    kind === 'failover',
+  );
+  // In ms after the restart: the early change was made `early.at - reconcileFrom` after it.
+  const afterRestart = (ms: number | undefined) =>
+    ms === undefined ? undefined : early.at - reconcileFrom + ms;
+  const firstUsefulWriteMs = afterRestart(earlyPath.detector);
+  const memberMs = set.members.map((m) => earlyPath[memberStage(m.name)]);
+  const earlyChangePropagatedMs = memberMs.every((ms) => ms !== undefined)
+    ? afterRestart(Math.max(...memberMs))
+    : undefined;
+  if (firstUsefulWriteMs === undefined || earlyChangePropagatedMs === undefined) {
+    const cause = new Error(
+      `every member has ${early.namespace}/${early.name}'s early change, but the audit logs hold no write of its binding or of each member's Deployment after it (its path: ${JSON.stringify(earlyPath)}); is every member's audit log kept?`,
+    );
+    throw new RestartMeasurementError(strategy, kind, manager, cause, await diagnostics(manager));
+  }
+  const row = summarize(strategy, kind, set.workloads, events, [late.name, early.name], {
     changePath: path,
+    earlyChangeMs: early.at - reconcileFrom,
+    firstUsefulWriteMs,
+    earlyChangePropagatedMs,
+    earlyChangePath: earlyPath,
     livezMs,
     readyzMs,
     firstReconcileMs,
@@ -495,17 +522,15 @@ export async function measureRestart(
 
 /**
  * Writes a restart may make although no workload it already propagated changed: leader election renews its
- * Lease, and the one workload the scenario changes on purpose right after the restart (its template, binding
+ * Lease, and the workloads the scenario changes on purpose around the restart (their templates, bindings
  * `<name>-deployment`, Works `<name>-<hash>` and Events about them) must be written to propagate.
  */
-function expectedWrite(e: ClassifiedEvent, changed: string): boolean {
+function expectedWrite(e: ClassifiedEvent, changed: readonly string[]): boolean {
   const name = e.objectRef?.name ?? '';
   // Events about an object are named `<object>.<suffix>`.
   return (
     e.objectRef?.resource === 'leases' ||
-    name === changed ||
-    name.startsWith(`${changed}-`) ||
-    name.startsWith(`${changed}.`)
+    changed.some((c) => name === c || name.startsWith(`${c}-`) || name.startsWith(`${c}.`))
   );
 }
 
@@ -514,7 +539,7 @@ function summarize(
   restart: RestartKind,
   workloads: number,
   events: readonly ClassifiedEvent[],
-  changed: string,
+  changed: readonly string[],
   timing: Omit<
     RestartRow,
     'strategy' | 'restart' | 'workloads' | 'directReads' | 'writesAfterRestart' | 'detail'

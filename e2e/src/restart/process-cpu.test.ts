@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { cpuMeter, cpuShare, ProcStatFormatError, parseProcStat } from './process-cpu.js';
+
+// /proc/<pid>/stat of a process whose command name holds spaces and parentheses; utime 1234, stime 566,
+// cutime 300, cstime 100 (fields 14 to 17, in 1/100 s).
+const STAT =
+  '4242 (kube (api) server) S 1 4242 4242 0 -1 4194560 9000 0 12 0 1234 566 300 100 20 0 12 0 1178011 3133440 410 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n';
+
+describe('parseProcStat', () => {
+  it('reads own and reaped children CPU seconds, counting fields from the last parenthesis', () => {
+    expect(parseProcStat(STAT)).toEqual({ ownSeconds: 18, reapedChildrenSeconds: 4 });
+  });
+
+  it('refuses text that is not a stat line', () => {
+    expect(() => parseProcStat('Name:\tetcd\n')).toThrow(ProcStatFormatError);
+    expect(() => parseProcStat('1 (x) S 1 2 3')).toThrow(ProcStatFormatError);
+  });
+});
+
+describe('cpuShare', () => {
+  it('divides CPU seconds by the interval times the cores', () => {
+    // 30 CPU seconds in 60 s on 2 cores: a quarter of the machine.
+    expect(cpuShare(30, 60_000, 2)).toBe(0.25);
+    expect(cpuShare(120, 60_000, 2)).toBe(1);
+    expect(cpuShare(5, 0, 2)).toBe(0);
+  });
+});
+
+describe('cpuMeter', () => {
+  it("counts a running process's CPU and, for the replaced child, the CPU of children that exited meanwhile", () => {
+    const meter = cpuMeter({ self: process.pid });
+    // A child that spins for 300 ms of its own CPU time, then exits and is waited for.
+    const child = spawnSync(process.execPath, [
+      '-e',
+      'const t = process.cpuUsage(); while (process.cpuUsage(t).user < 300_000);',
+    ]);
+    expect(child.status).toBe(0);
+    // And this process spins for 200 ms of CPU.
+    const t = process.cpuUsage();
+    while (process.cpuUsage(t).user < 200_000);
+    // The child named here is gone (pid 0 is never a process): only the reaped children's CPU counts for it.
+    const { seconds, share, cpus } = meter.stop({ name: 'manager', pid: 0 });
+    // With no child exiting in between, nothing.
+    expect(cpuMeter({}).stop({ name: 'manager', pid: 0 }).seconds.manager).toBe(0);
+    expect(seconds.self).toBeGreaterThanOrEqual(0.15);
+    expect(seconds.manager).toBeGreaterThanOrEqual(0.25);
+    expect(cpus).toBeGreaterThan(0);
+    expect(share.self).toBeGreaterThan(0);
+    expect(share.self).toBeLessThanOrEqual(1);
+  });
+});

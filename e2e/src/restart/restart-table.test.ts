@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { changePathList, type PlainRestartRow, restartTable } from './restart-table.js';
+
+const row: PlainRestartRow = {
+  strategy: 'block-reads',
+  restart: 'SIGKILL',
+  workloads: 10_000,
+  directReads: 0,
+  writesAfterRestart: 0,
+  livezMs: 320,
+  readyzMs: 12_780,
+  firstReconcileMs: 12_870,
+  changePropagatedMs: 8_600,
+  peakRssBytes: 571 * 2 ** 20,
+  peakHeapBytes: 291 * 2 ** 20,
+  peakEventLoopDelayMs: 199,
+  changePath: { detector: 4_000, 'member member1': 8_500 },
+  earlyChangeMs: 350,
+  firstUsefulWriteMs: 6_100,
+  earlyChangePropagatedMs: 7_250,
+  earlyChangePath: { detector: 5_750, 'member member1': 6_900 },
+};
+
+describe('restartTable', () => {
+  it('puts the early change next to /readyz: first useful write and propagation, in seconds after the restart', () => {
+    const [header, , line] = restartTable([row], 6_390).split('\n');
+    const cells = (l: string | undefined) => l?.split('|').map((c) => c.trim());
+    const at = (column: string) => cells(line)?.[cells(header)?.indexOf(column) ?? -1];
+    expect(at('/readyz')).toBe('12.78 s');
+    expect(at('/readyz ÷ floor')).toBe('2.00x');
+    expect(at('first useful write')).toBe('6.10 s');
+    expect(at('early change propagated')).toBe('7.25 s');
+    expect(at('change propagated')).toBe('8.60 s');
+    expect(at('restart')).toBe('SIGKILL');
+    expect(restartTable([{ ...row, restart: 'failover' }], 1).split('\n')[2]).toContain('| fail-over |');
+  });
+});
+
+describe('changePathList', () => {
+  it("lists each restart's early and late change paths", () => {
+    expect(changePathList([row]).split('\n').at(-1)).toBe(
+      '- block-reads SIGKILL: early, made at 350 after the restart: detector 5750, member member1 6900; late: detector 4000, member member1 8500; reached every member 8600',
+    );
+  });
+});

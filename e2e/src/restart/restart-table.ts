@@ -1,0 +1,38 @@
+// The restart benchmark's rows as markdown: the table, and each restart's two change paths.
+import type { RestartRow } from './scenario.js';
+
+export type PlainRestartRow = Omit<RestartRow, 'detail'>;
+
+function restartName(r: PlainRestartRow): string {
+  return `${r.strategy} ${r.restart === 'failover' ? 'fail-over' : r.restart}`;
+}
+
+/** The table; "/readyz ÷ floor" divides by `floorMs`, the soonest any client could hold every cached host object. */
+export function restartTable(rows: readonly PlainRestartRow[], floorMs: number): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const lines = [
+    '| strategy | restart | workloads | direct reads | writes after restart | /livez | /readyz | /readyz ÷ floor | first useful write | early change propagated | first reconcile | change propagated | peak RSS | peak heap | longest event-loop block |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.strategy} | ${r.restart === 'failover' ? 'fail-over' : r.restart} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${(r.readyzMs / Math.max(1, floorMs)).toFixed(2)}x | ${s(r.firstUsefulWriteMs)} | ${s(r.earlyChangePropagatedMs)} | ${s(r.firstReconcileMs)} | ${s(r.changePropagatedMs)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB | ${Math.round(r.peakHeapBytes / 2 ** 20)} MiB | ${r.peakEventLoopDelayMs} ms |`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+/** Each restart's two changes: when each stage first wrote for them, in ms after the change. */
+export function changePathList(rows: readonly PlainRestartRow[]): string {
+  const stages = (path: Readonly<Record<string, number>>) =>
+    Object.entries(path)
+      .map(([stage, ms]) => `${stage} ${ms}`)
+      .join(', ');
+  return [
+    'Path of the changes made around each restart (ms after the change when each stage first wrote for it). Early: made once the new process served /livez, before its caches synced (fail-over: as soon as the leader was killed), ms after the restart given too; late: made once /readyz answered:',
+    '',
+    ...rows.map(
+      (r) =>
+        `- ${restartName(r)}: early, made at ${r.earlyChangeMs} after the restart: ${stages(r.earlyChangePath)}; late: ${stages(r.changePath)}; reached every member ${r.changePropagatedMs}`,
+    ),
+  ].join('\n');
+}
