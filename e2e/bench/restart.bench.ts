@@ -1,5 +1,5 @@
 // pnpm bench:restart --workloads N [--json FILE] [--members 2] [--apiserver-arg=--flag=value ...]
-//                    [--apiserver-env=NAME=value ...]
+//                    [--apiserver-env=NAME=value ...] [--cpu-prof DIR]
 // Boots a local control plane (host + members), seeds N workloads with policies, propagates them once, then
 // restarts the manager under each strategy (block-reads, gate-start, fallback; SIGKILL), then block-reads after a
 // graceful SIGTERM and as a fail-over to a warm standby, on the same load, and writes
@@ -32,6 +32,9 @@ const { values } = parseArgs({
     'apiserver-arg': { type: 'string', multiple: true, default: [] },
     // e.g. GOMEMLIMIT, so a Go heap collects before its slack outgrows the machine.
     'apiserver-env': { type: 'string', multiple: true, default: [] },
+    // After the table's rows, one more block-reads SIGKILL restart whose manager writes a V8 CPU profile here when
+    // the bench stops it; its row is printed, not tabled (profiling slows it).
+    'cpu-prof': { type: 'string' },
   },
 });
 const apiserverArgs = values['apiserver-arg'];
@@ -105,6 +108,21 @@ try {
       manager = error.manager;
       failures.push(error.message);
       process.stderr.write(`[bench] FAILED ${error.message}\n`);
+    }
+  }
+  const profileDir = values['cpu-prof'];
+  if (profileDir !== undefined) {
+    await mkdir(profileDir, { recursive: true });
+    process.env.WARMSTART_MANAGER_CPU_PROF = profileDir;
+    process.stderr.write(`[bench] profiled SIGKILL restart with block-reads (profile in ${profileDir})\n`);
+    try {
+      const r = await measureRestart(load, manager, 'block-reads', 'SIGKILL', logDir);
+      manager = r.manager;
+      process.stderr.write(`[bench] profiled: ${JSON.stringify(r.row)}\n`);
+    } catch (error) {
+      if (!(error instanceof RestartMeasurementError)) throw error;
+      manager = error.manager;
+      process.stderr.write(`[bench] profiled restart FAILED ${error.message}\n`);
     }
   }
   await manager.stop('SIGTERM');
