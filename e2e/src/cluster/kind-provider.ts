@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { adminRequest, type TlsIdentity } from './admin-client.js';
-import { docker, dockerUnavailableReason } from './docker.js';
+import { docker, dockerUnavailableReason, E2E_LABEL } from './docker.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { MANAGER_GROUP, MANAGER_USER } from './local-provider.js';
 import { createClientCert } from './pki.js';
@@ -32,6 +32,12 @@ const NODE_AUDIT_DIR = '/etc/kubernetes/audit';
 const NODE_AUDIT_LOG_DIR = '/var/log/kubernetes';
 /** Every kind cluster this provider creates is named with this prefix (the reaper relies on it). */
 export const KIND_CLUSTER_PREFIX = 'warmstart-';
+/**
+ * The docker network the clusters' nodes join, instead of kind's default `kind`: kind creates its network on the
+ * first cluster and never removes it, and a user's own `kind` network is not ours to remove. This one carries the
+ * e2e label, so it goes with the clusters and any sweep by label (scripts/test-containers.sh) removes it too.
+ */
+export const KIND_NETWORK = 'warmstart-kind';
 
 const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
 kind: Policy
@@ -199,6 +205,7 @@ export class KindProvider implements ClusterProvider {
     const nodeImage = this.nodeImage!;
     const reaped = await reapStaleKindClusters(kindBin, names);
     if (reaped.length > 0) log(`deleted kind clusters left behind by an earlier run: ${reaped.join(', ')}`);
+    await ensureKindNetwork();
     const workDir = await makeWorkDir();
     const created = new Set<string>();
     const clusters: KindCluster[] = [];
@@ -209,6 +216,7 @@ export class KindProvider implements ClusterProvider {
         await Promise.allSettled(
           [...created].map((n) => run(kindBin, ['delete', 'cluster', '--name', n], { timeout: 120_000 })),
         );
+        await docker(['network', 'rm', KIND_NETWORK]).catch(() => undefined);
         if (!process.env.WARMSTART_KEEP_WORKDIR) await rm(workDir, { recursive: true, force: true });
       })();
       return downPromise;
@@ -217,6 +225,7 @@ export class KindProvider implements ClusterProvider {
     // A test runner that exits on SIGINT without awaiting teardown: delete synchronously on the way out.
     const onExit = (): void => {
       for (const n of created) spawnSync(kindBin, ['delete', 'cluster', '--name', n], { timeout: 60_000 });
+      spawnSync('docker', ['network', 'rm', KIND_NETWORK], { timeout: 30_000 });
     };
     process.on('exit', onExit);
     const unregister = (): void => {
@@ -257,7 +266,11 @@ export class KindProvider implements ClusterProvider {
           await run(kindBin, args, {
             signal: options.signal,
             timeout: 300_000,
-            env: { ...process.env, KIND_EXPERIMENTAL_PROVIDER: 'docker' },
+            env: {
+              ...process.env,
+              KIND_EXPERIMENTAL_PROVIDER: 'docker',
+              KIND_EXPERIMENTAL_DOCKER_NETWORK: KIND_NETWORK,
+            },
           });
           break;
         } catch (error) {
@@ -282,7 +295,7 @@ export class KindProvider implements ClusterProvider {
         await docker([
           'inspect',
           '-f',
-          '{{(index .NetworkSettings.Networks "kind").IPAddress}}',
+          `{{(index .NetworkSettings.Networks "${KIND_NETWORK}").IPAddress}}`,
           nodeContainer,
         ])
       ).stdout.trim();
@@ -443,4 +456,28 @@ export async function reapStaleKindClusters(
     }
   }
   return deleted;
+}
+
+/**
+ * Creates the labelled network the nodes join, unless it exists (a set brought up beside another, or left by a
+ * run that could not clean up: its clusters are reaped first, so it is idle). kind uses a network it finds as is.
+ */
+async function ensureKindNetwork(): Promise<void> {
+  const found = await docker(['network', 'ls', '-q', '--filter', `name=^${KIND_NETWORK}$`]);
+  if (found.stdout.trim() !== '') return;
+  await docker([
+    'network',
+    'create',
+    '--driver',
+    'bridge',
+    '--label',
+    E2E_LABEL,
+    '--opt',
+    'com.docker.network.bridge.enable_ip_masquerade=true',
+    KIND_NETWORK,
+  ]).catch(async (error: unknown) => {
+    // Two sets created at once: the other one won the race, which is as good.
+    const again = await docker(['network', 'ls', '-q', '--filter', `name=^${KIND_NETWORK}$`]);
+    if (again.stdout.trim() === '') throw error;
+  });
 }
