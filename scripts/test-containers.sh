@@ -48,14 +48,15 @@ set -e
 node -e '
   const fs = require("fs");
   const files = ["e2e/artifacts/vitest.json", "e2e/artifacts/vitest-containers.json"].filter((f) => fs.existsSync(f));
-  const t = { p: 0, f: 0, s: 0, n: 0, c: 0 };
+  const t = { p: 0, f: 0, s: 0, n: 0, c: 0, h: 0 };
   for (const f of files) {
     const r = JSON.parse(fs.readFileSync(f, "utf8"));
     t.p += r.numPassedTests; t.f += r.numFailedTests; t.s += r.numPendingTests + r.numTodoTests;
+    t.h += r.testResults.filter((f) => f.status === "failed" && !f.assertionResults.some((x) => x.status === "failed")).length;
     if (f.endsWith("containers.json")) t.c = r.numTotalTests;
   }
   if (t.c === 0) { console.error("the container suites ran no test"); process.exit(1); }
-  console.log(`\ntotal: ${t.p} passed, ${t.f} failed, ${t.s} skipped`);
+  console.log(`\ntotal: ${t.p} passed, ${t.f} failed, ${t.s} skipped${t.h > 0 ? `, ${t.h} file(s) failed in a hook` : ""}`);
 ' || rc=1
 node scripts/failed-tests.mjs e2e/artifacts/vitest.json e2e/artifacts/vitest-containers.json
 [ $rc -eq 0 ] || { echo "CONTAINER SUITES FAILED (exit $rc)" >&2; exit $rc; }

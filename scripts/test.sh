@@ -45,7 +45,8 @@ set -e
 node -e '
   const r = JSON.parse(require("fs").readFileSync("e2e/artifacts/vitest.json", "utf8"));
   const skipped = r.numPendingTests + r.numTodoTests;
-  console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+  const hooks = r.testResults.filter((f) => f.status === "failed" && !f.assertionResults.some((t) => t.status === "failed")).length;
+  console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped${hooks > 0 ? `, ${hooks} file(s) failed in a hook` : ""}`);
   if (r.numTotalTests === 0) { console.error("no test ran"); process.exit(1); }
 ' || rc=1
 node scripts/failed-tests.mjs e2e/artifacts/vitest.json
