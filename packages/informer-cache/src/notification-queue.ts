@@ -1,17 +1,18 @@
 // Handlers hear of store changes in the order the store made them, but not always in the same turn of the event
 // loop. A relist swaps the store in one synchronous step and then owes every handler one notification per object;
 // at 50,000 objects and three handlers that was ~150 ms of unbroken work (twice that at 100,000), during which
-// probes, Lease renewals and watch streams all waited. Notifications run at once while a slice lasts; the rest
-// follow after the event loop has had a turn, ahead of anything that arrives later.
+// probes, Lease renewals and watch streams all waited. Notifications run at once while the turn's slice lasts;
+// the rest follow after the event loop has had a turn, ahead of anything that arrives later. The slice is the
+// process's one per turn (@warmstart/workqueue), shared with every other informer and every worker pool: with a
+// slice per queue, 69 informers relisting together held one turn for 69 slices.
 
-/** How long one turn may deliver notifications before timers and I/O get to run. */
-export const NOTIFY_SLICE_MS = 5;
+import { EVENT_LOOP_SLICE_MS, sliceKnownUsed, sliceUsed, yieldIfBusy } from '@warmstart/workqueue';
+
+/** How long one turn may deliver notifications before timers and I/O get to run (the process's one slice). */
+export const NOTIFY_SLICE_MS = EVENT_LOOP_SLICE_MS;
 
 /** Reading the clock per notification costs more than most notifications; look every this many. */
 const CLOCK_EVERY = 64;
-
-// Taken at load, so a test that fakes timers cannot leave notifications waiting for a turn that never comes.
-const nextTurn = setImmediate;
 
 export class NotificationQueue {
   #items: ((() => void) | undefined)[] = [];
@@ -19,8 +20,6 @@ export class NotificationQueue {
   #draining = false;
   #scheduled = false;
   #closed = false;
-  /** When this turn's slice began; undefined until something is delivered in a new turn. */
-  #sliceStart: number | undefined;
   #sinceClock = 0;
   readonly #onError: (error: unknown) => void;
 
@@ -55,18 +54,15 @@ export class NotificationQueue {
   #drain(): void {
     this.#draining = true;
     try {
-      if (this.#sliceStart === undefined) {
-        this.#sliceStart = performance.now();
-        // Marks the end of this turn: whatever is pushed in a later turn starts a fresh slice.
-        nextTurn(() => {
-          this.#sliceStart = undefined;
-        });
+      if (sliceKnownUsed()) {
+        void this.#resumeLater();
+        return;
       }
       while (this.#head < this.#items.length) {
         if (++this.#sinceClock >= CLOCK_EVERY) {
           this.#sinceClock = 0;
-          if (performance.now() - this.#sliceStart >= NOTIFY_SLICE_MS) {
-            this.#schedule();
+          if (sliceUsed()) {
+            void this.#resumeLater();
             return;
           }
         }
@@ -85,12 +81,10 @@ export class NotificationQueue {
     }
   }
 
-  #schedule(): void {
+  async #resumeLater(): Promise<void> {
     this.#scheduled = true;
-    nextTurn(() => {
-      this.#scheduled = false;
-      this.#sliceStart = undefined;
-      if (!this.#closed) this.#drain();
-    });
+    await yieldIfBusy();
+    this.#scheduled = false;
+    if (!this.#closed) this.#drain();
   }
 }

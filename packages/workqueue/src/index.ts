@@ -1,4 +1,5 @@
 export { DrainTimeoutError, WorkQueueAbortedError, WorkQueueError } from './errors.js';
+export { EVENT_LOOP_SLICE_MS, nextTurn, sliceKnownUsed, sliceUsed, yieldIfBusy } from './event-loop-turn.js';
 export type {
   CounterMetric,
   GaugeMetric,
