@@ -105,7 +105,8 @@ function turnMeter(): { record(ms: number): void; stop(): void; readonly perTurn
   };
 }
 
-describe('one slice per turn for the whole process', () => {
+// CPU-bound by design: on a busy machine these take many times their idle time; they count work per turn.
+describe('one slice per turn for the whole process', { timeout: 60_000 }, () => {
   it('holds a turn to about one slice when workers of twenty queues all have a backlog', async () => {
     const parties = 20;
     const keysEach = 100;
