@@ -1,4 +1,5 @@
 import { nextTurn, runWorkers, WorkQueue } from '@warmstart/workqueue';
+import { turnMeter } from '@warmstart/workqueue/testing';
 import { describe, expect, it } from 'vitest';
 import { NOTIFY_SLICE_MS, NotificationQueue } from './notification-queue.js';
 
@@ -115,31 +116,6 @@ describe('NotificationQueue', () => {
     expect(q.pending).toBe(0);
   });
 });
-
-/**
- * Counts the work done in each turn of the event loop (see the slice test above for why counted, not timed):
- * `record(ms)` after each piece of work; `perTurn` holds the sums between consecutive turns.
- */
-function turnMeter(): { record(ms: number): void; stop(): void; readonly perTurn: number[] } {
-  const perTurn: number[] = [];
-  let work = 0;
-  let stopped = false;
-  const tick = (): void => {
-    perTurn.push(work);
-    work = 0;
-    if (!stopped) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    record(ms) {
-      work += ms;
-    },
-    stop() {
-      stopped = true;
-    },
-    perTurn,
-  };
-}
 
 // CPU-bound by design: on a machine busy with other work (CI runs unit and integration suites together) these
 // take many times their idle 0.5-1 s; their assertions count work per turn, not wall time.

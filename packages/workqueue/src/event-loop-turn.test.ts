@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { EVENT_LOOP_SLICE_MS, nextTurn, sliceUsed } from './event-loop-turn.js';
 import { LOW_PRIORITY } from './priority.js';
 import { WorkQueue } from './queue.js';
+import { turnMeter } from './testing/turn-meter.js';
 import { runWorkers } from './workers.js';
 
 /** CPU work of `ms` milliseconds, as a reconcile that reads only from caches does. */
@@ -78,32 +79,6 @@ describe('workers and the event loop', () => {
     await expect(other.addAll(['x'], { priority: Number.NaN })).rejects.toThrow(RangeError);
   });
 });
-
-/**
- * Counts the work done in each turn of the event loop: `record(ms)` after each piece of work, `perTurn` holds
- * the sums between consecutive turns. Work is counted rather than timed: a busy machine can deschedule the test
- * for longer than a slice, which would stretch any wall-clock gap, but only ever lets a slice do less work.
- */
-function turnMeter(): { record(ms: number): void; stop(): void; readonly perTurn: number[] } {
-  const perTurn: number[] = [];
-  let work = 0;
-  let stopped = false;
-  const tick = (): void => {
-    perTurn.push(work);
-    work = 0;
-    if (!stopped) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    record(ms) {
-      work += ms;
-    },
-    stop() {
-      stopped = true;
-    },
-    perTurn,
-  };
-}
 
 // CPU-bound by design: on a busy machine these take many times their idle time; they count work per turn.
 describe('one slice per turn for the whole process', { timeout: 60_000 }, () => {

@@ -1,0 +1,1 @@
+export { type TurnMeter, turnMeter } from './turn-meter.js';
