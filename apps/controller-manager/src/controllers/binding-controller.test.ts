@@ -120,6 +120,21 @@ const eventCreate = (kind: string, reason: string) => (r: RecordedRequest) =>
 const workWrite = (r: RecordedRequest) =>
   r.resource === 'work.karmada.io/v1alpha1/works' && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method);
 
+/** The first round's Work writes and its SyncWorkFailed Event on `kind`, in the order sent, as `METHOD namespace`. */
+async function firstRound(server: FakeApiServer, kind: string): Promise<string[]> {
+  await server.waitForRequest(eventCreate(kind, 'SyncWorkFailed'));
+  return server
+    .requestsWhere((r) => workWrite(r) || eventCreate(kind, 'SyncWorkFailed')(r))
+    .slice(0, 4)
+    .map((r) => `${r.method} ${r.namespace ?? ''}`);
+}
+const ROUND = [
+  'DELETE karmada-es-gone',
+  'POST karmada-es-member1',
+  'POST karmada-es-member3',
+  'POST default',
+];
+
 describe('binding controller: a Work write that fails for one cluster', () => {
   it('still writes the other clusters’ Works and reports the refused write as SyncWorkFailed', async () => {
     // Karmada's ensureWork appends CreateOrUpdateWork's error and continues with the next cluster. Here member1's
@@ -133,15 +148,7 @@ describe('binding controller: a Work write that fails for one cluster', () => {
     const onBinding = JSON.parse(
       (await server.waitForRequest(eventCreate('ResourceBinding', 'SyncWorkFailed'))).body,
     ) as { type: string; message: string };
-    const firstRound = server
-      .requestsWhere((r) => workWrite(r) || eventCreate('ResourceBinding', 'SyncWorkFailed')(r))
-      .slice(0, 4);
-    expect(firstRound.map((r) => `${r.method} ${r.namespace ?? ''}`)).toEqual([
-      'DELETE karmada-es-gone',
-      'POST karmada-es-member1',
-      'POST karmada-es-member3',
-      'POST default',
-    ]);
+    expect(await firstRound(server, 'ResourceBinding')).toEqual(ROUND);
     expect(server.get(Work, `karmada-es-member3/${NAME}`)).toBeDefined();
     // Both causes in one aggregate, the override's first: Karmada's errors.NewAggregate.
     expect(onBinding.type).toBe('Warning');
@@ -162,15 +169,7 @@ describe('binding controller: an override that fails for one cluster of three', 
     ) as { type: string; message: string };
 
     // Up to the first SyncWorkFailed, in the order sent: Karmada's removeOrphanWorks, then ensureWork's writes.
-    const firstRound = server
-      .requestsWhere((r) => workWrite(r) || eventCreate('Deployment', 'SyncWorkFailed')(r))
-      .slice(0, 4);
-    expect(firstRound.map((r) => `${r.method} ${r.namespace ?? ''}`)).toEqual([
-      'DELETE karmada-es-gone',
-      'POST karmada-es-member1',
-      'POST karmada-es-member3',
-      'POST default',
-    ]);
+    expect(await firstRound(server, 'Deployment')).toEqual(ROUND);
     // member2 targeted, its Work never written nor deleted.
     expect(server.requestsWhere((r) => workWrite(r) && r.namespace === 'karmada-es-member2')).toEqual([]);
     expect(server.get(Work, `karmada-es-member2/${NAME}`)).toMatchObject(existingWork('karmada-es-member2'));
