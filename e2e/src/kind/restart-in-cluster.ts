@@ -10,8 +10,8 @@ import { docker } from '../cluster/docker.js';
 import type { KindCluster } from '../cluster/kind-provider.js';
 import { waitFor } from '../cluster/wait.js';
 import { adminIdentity } from '../karmada/join.js';
-import { namespaceOf, workloadName } from '../load/workloads.js';
 import { metricValue } from '../manager/manager-process.js';
+import { changeReplicas, waitInEveryMember } from '../restart/replica-change.js';
 import { auditBarrier, type LoadedSet } from '../restart/scenario.js';
 import { staleDeploymentBindings } from '../restart/stale-bindings.js';
 import {
@@ -129,39 +129,9 @@ export async function restartInCluster(
   const readyMs = Date.now() - since;
 
   // A change right after the restart, as in the local scenario: it must reach every member.
-  const changed = workloadName(set.workloads - 1);
-  const ns = namespaceOf(set.workloads - 1, set);
-  const replicas = 7 + (Date.now() % 10);
-  const changeAt = Date.now();
-  const patch = await adminRequest(
-    adminIdentity(karmada),
-    'PATCH',
-    `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
-    { spec: { replicas } },
-    undefined,
-    'application/merge-patch+json',
-  );
-  if (patch.status !== 200)
-    throw new Error(`patching ${ns}/${changed}: ${patch.status} ${patch.body.slice(0, 200)}`);
-  const changePropagatedMs = await waitFor(
-    `${ns}/${changed} with ${replicas} replicas in every member`,
-    async () => {
-      for (const m of set.members) {
-        const res = await adminRequest(
-          adminIdentity(m),
-          'GET',
-          `/apis/apps/v1/namespaces/${ns}/deployments/${changed}`,
-        );
-        if (
-          res.status !== 200 ||
-          (JSON.parse(res.body) as { spec: { replicas: number } }).spec.replicas !== replicas
-        )
-          return undefined;
-      }
-      return Date.now() - changeAt;
-    },
-    { timeoutMs, intervalMs: 250 },
-  );
+  const change = await changeReplicas(set, set.workloads - 1);
+  const changed = change.name;
+  const changePropagatedMs = await waitInEveryMember(set, change, change.at, timeoutMs);
   await waitFor(
     'the work queues to drain',
     async () => metricValue(await podMetrics(host, pod.name), 'workqueue_depth') === 0,
