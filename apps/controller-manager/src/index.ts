@@ -17,7 +17,7 @@ export {
   type RunOptions,
   runManager,
 } from './manager.js';
-export { ManagerMetrics } from './metrics.js';
+export { type EventLoopStallSource, ManagerMetrics, type ManagerMetricsOptions } from './metrics.js';
 export {
   CACHE_SYNC_STRATEGIES,
   CONTROLLERS,

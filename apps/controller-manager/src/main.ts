@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // warmstart-controller-manager: parse flags, run until SIGTERM/SIGINT, exit non-zero on failure.
 import { ALL_CACHES_GATE, listenProbes, type ProbeServer, Readiness } from '@warmstart/sync-gate';
+import { recordEventLoopStalls } from './event-loop-stalls.js';
 import { createLogger } from './logger.js';
 import { FlagError, helpText, parseBindAddress, parseOptions } from './options.js';
 
@@ -20,6 +21,8 @@ if (options === 'help') {
 }
 
 const log = createLogger(options.logLevel, options.logFormat);
+// As early as the probes' lag monitor: loading the manager module and its first lists are what it is for.
+const eventLoopStalls = recordEventLoopStalls(log);
 const stop = new AbortController();
 let signals = 0;
 for (const sig of ['SIGTERM', 'SIGINT'] as const) {
@@ -52,11 +55,14 @@ try {
     signal: stop.signal,
     log,
     probes: probes ? { server: probes, readiness } : undefined,
+    eventLoopStalls,
   });
+  eventLoopStalls.close();
   log.info({ outcome }, 'stopped');
   log.flush();
   process.exitCode = outcome === 'stopped' ? 0 : 1;
 } catch (error) {
+  eventLoopStalls.close();
   log.fatal({ err: error }, 'manager failed');
   log.flush();
   // Exit rather than let the early probe server keep the process alive: a manager that cannot start (a bad

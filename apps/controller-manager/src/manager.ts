@@ -14,12 +14,13 @@ import {
   Writer,
 } from '@warmstart/informer-cache';
 import { Manager, type ManagerOutcome, type Runnable } from '@warmstart/runtime';
-import type { ProbeServer, Readiness } from '@warmstart/sync-gate';
+import type { EventLoopStallRecorder, ProbeServer, Readiness } from '@warmstart/sync-gate';
 import type { ManagerContext } from './context.js';
 import { buildControllers } from './controllers/registry.js';
 import { isLoopback } from './dashboard/hosts.js';
 import { listenDashboard } from './dashboard/index.js';
 import { type AuthDecision, DelegatedAuth } from './endpoint-auth/index.js';
+import { recordEventLoopStalls } from './event-loop-stalls.js';
 import { cacheLogger, type Logger } from './logger.js';
 import { ManagerMetrics } from './metrics.js';
 import { listenMetrics } from './metrics-server.js';
@@ -43,6 +44,11 @@ export interface RunOptions {
    * its own from --health-probe-bind-address.
    */
   readonly probes?: { readonly server: ProbeServer; readonly readiness: Readiness } | undefined;
+  /**
+   * An event-loop stall recorder main.ts started with the probes, read by /metrics; the caller closes it.
+   * When absent, the manager records its own from here on and closes it when it returns.
+   */
+  readonly eventLoopStalls?: EventLoopStallRecorder | undefined;
   /** Called once the servers listen, with their real addresses (tests bind port 0). */
   readonly onListening?: ((addresses: ListeningAddresses) => void) | undefined;
 }
@@ -68,9 +74,23 @@ function serverRunnable(name: string, listen: () => Promise<{ close(): Promise<v
 }
 
 export async function runManager(options: ManagerOptions, run: RunOptions): Promise<ManagerOutcome> {
+  if (run.eventLoopStalls) return runWithStalls(options, run, run.eventLoopStalls);
+  const eventLoopStalls = recordEventLoopStalls(run.log);
+  try {
+    return await runWithStalls(options, run, eventLoopStalls);
+  } finally {
+    eventLoopStalls.close();
+  }
+}
+
+async function runWithStalls(
+  options: ManagerOptions,
+  run: RunOptions,
+  eventLoopStalls: EventLoopStallRecorder,
+): Promise<ManagerOutcome> {
   const { log } = run;
   const startedAt = Date.now();
-  const metrics = new ManagerMetrics(options.cacheSyncStrategy);
+  const metrics = new ManagerMetrics(options.cacheSyncStrategy, { eventLoopStalls });
   const addresses: { probes?: string; metrics?: string; dashboard?: string } = {};
 
   // The control plane's endpoint first: the servers' token checks go to it.

@@ -1,5 +1,6 @@
+import type { EventLoopStall, EventLoopStallTotals } from '@warmstart/sync-gate';
 import { describe, expect, it } from 'vitest';
-import { ManagerMetrics } from './metrics.js';
+import { type EventLoopStallSource, ManagerMetrics } from './metrics.js';
 
 describe('ManagerMetrics', () => {
   it("exposes the process's own figures next to the manager's, each registry its own", async () => {
@@ -10,6 +11,9 @@ describe('ManagerMetrics', () => {
       'process_cpu_seconds_total',
       'nodejs_heap_size_used_bytes',
       'nodejs_eventloop_lag_p99_seconds',
+      'warmstart_event_loop_stall_max_seconds',
+      'warmstart_event_loop_stalls_total',
+      'warmstart_event_loop_stall_seconds_total',
     ]) {
       expect(a).toContain(`# TYPE ${name} `);
       expect(b).toContain(`# TYPE ${name} `);
@@ -49,5 +53,79 @@ describe('ManagerMetrics series', () => {
     expect(text).not.toContain('cluster="member1"');
     expect(text).toContain('warmstart_informer_synced{cluster="member2",resource="apps/v1/deployments"} 1');
     expect(text).toContain('warmstart_informer_list_duration_seconds_count{cluster="member2"');
+  });
+});
+
+describe('ManagerMetrics event-loop stalls', () => {
+  const noStall: EventLoopStallTotals = {
+    stalls: 0,
+    over100Ms: 0,
+    over200Ms: 0,
+    gapMs: 0,
+    onCpuMs: 0,
+    gcMs: 0,
+    offCpuMs: 0,
+  };
+  /** A recorder's figures, changed by the test between scrapes. */
+  function source(): EventLoopStallSource & {
+    worst: EventLoopStall | undefined;
+    sums: EventLoopStallTotals;
+  } {
+    return {
+      worst: undefined,
+      sums: noStall,
+      totals() {
+        return this.sums;
+      },
+    };
+  }
+
+  it('exports the worst stall by part, the counts over 100 and 200 ms and the summed seconds, as of each scrape', async () => {
+    const stalls = source();
+    const m = new ManagerMetrics('block-reads', { eventLoopStalls: stalls });
+    const before = await m.registry.metrics();
+    expect(before).toContain('warmstart_event_loop_stall_max_seconds{part="total"} 0');
+    expect(before).toContain('warmstart_event_loop_stall_max_seconds{part="off_cpu"} 0');
+    expect(before).toContain('warmstart_event_loop_stalls_total{min_seconds="0.2"} 0');
+
+    stalls.worst = { gapMs: 250, onCpuMs: 60, gcMs: 15, offCpuMs: 190, endMs: 1 };
+    stalls.sums = {
+      stalls: 4,
+      over100Ms: 2,
+      over200Ms: 1,
+      gapMs: 500,
+      onCpuMs: 200,
+      gcMs: 40,
+      offCpuMs: 300,
+    };
+    const text = await m.registry.metrics();
+    expect(text).toContain('warmstart_event_loop_stall_max_seconds{part="total"} 0.25');
+    expect(text).toContain('warmstart_event_loop_stall_max_seconds{part="on_cpu"} 0.06');
+    expect(text).toContain('warmstart_event_loop_stall_max_seconds{part="gc"} 0.015');
+    expect(text).toContain('warmstart_event_loop_stall_max_seconds{part="off_cpu"} 0.19');
+    expect(text).toContain('warmstart_event_loop_stalls_total{min_seconds="0.1"} 2');
+    expect(text).toContain('warmstart_event_loop_stalls_total{min_seconds="0.2"} 1');
+    expect(text).toContain('warmstart_event_loop_stall_seconds_total{part="total"} 0.5');
+    expect(text).toContain('warmstart_event_loop_stall_seconds_total{part="on_cpu"} 0.2');
+    expect(text).toContain('warmstart_event_loop_stall_seconds_total{part="gc"} 0.04');
+    expect(text).toContain('warmstart_event_loop_stall_seconds_total{part="off_cpu"} 0.3');
+  });
+
+  it('leaves out on_cpu and off_cpu where the thread CPU clock is missing', async () => {
+    const stalls = source();
+    stalls.worst = { gapMs: 120, onCpuMs: undefined, gcMs: 0, offCpuMs: undefined, endMs: 1 };
+    stalls.sums = {
+      ...noStall,
+      stalls: 1,
+      over100Ms: 1,
+      gapMs: 120,
+      onCpuMs: undefined,
+      offCpuMs: undefined,
+    };
+    const text = await new ManagerMetrics('block-reads', { eventLoopStalls: stalls }).registry.metrics();
+    expect(text).toContain('warmstart_event_loop_stall_max_seconds{part="total"} 0.12');
+    expect(text).toContain('warmstart_event_loop_stall_seconds_total{part="gc"} 0');
+    expect(text).not.toContain('part="on_cpu"');
+    expect(text).not.toContain('part="off_cpu"');
   });
 });

@@ -3,10 +3,22 @@
 // from request accounting, not counted by hand: any get or list a controller (not an informer) sends is one.
 import type { CacheMetrics, InformerLabels, RequestLabels } from '@warmstart/informer-cache';
 import type { ControllerMetricsProvider } from '@warmstart/runtime';
+import type { EventLoopStallRecorder } from '@warmstart/sync-gate';
 import type { WorkQueueMetricsProvider } from '@warmstart/workqueue';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type LabelValues, Registry } from 'prom-client';
 
 const SECONDS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+/** What the event-loop stall metrics read: the manager's EventLoopStallRecorder, or a fake in tests. */
+export type EventLoopStallSource = Pick<EventLoopStallRecorder, 'worst' | 'totals'>;
+
+export interface ManagerMetricsOptions {
+  /** Where warmstart_event_loop_stall_* come from; without it those metrics have no samples. */
+  readonly eventLoopStalls?: EventLoopStallSource | undefined;
+}
+
+const STALL_HELP =
+  'a gap of over 30 ms between the 10 ms ticks of a timer on the main thread, split into on_cpu (the thread ran; GC included), gc (GC pauses) and off_cpu (asleep, or runnable while the cores ran something else). on_cpu and off_cpu are absent without process.threadCpuUsage (Node < 23.9)';
 
 export class ManagerMetrics implements CacheMetrics {
   readonly registry = new Registry();
@@ -85,6 +97,63 @@ export class ManagerMetrics implements CacheMetrics {
     help: '1 while this process is the leader.',
     registers: [this.registry],
   });
+  readonly #stallMax = new Gauge({
+    name: 'warmstart_event_loop_stall_max_seconds',
+    help: `The longest event-loop stall since the process started, by part (total = the whole gap). A stall is ${STALL_HELP}.`,
+    labelNames: ['part'],
+    registers: [this.registry],
+    collect: () => {
+      const source = this.#stallSource;
+      if (!source) return;
+      const worst = source.worst;
+      const cpuKnown = source.totals().onCpuMs !== undefined;
+      this.#stallMax.reset();
+      for (const [part, ms] of [
+        ['total', worst?.gapMs ?? 0],
+        ['on_cpu', worst ? worst.onCpuMs : cpuKnown ? 0 : undefined],
+        ['gc', worst?.gcMs ?? 0],
+        ['off_cpu', worst ? worst.offCpuMs : cpuKnown ? 0 : undefined],
+      ] as const) {
+        if (ms !== undefined) this.#stallMax.set({ part }, ms / 1000);
+      }
+    },
+  });
+  readonly #stalls = new Counter({
+    name: 'warmstart_event_loop_stalls_total',
+    help: `Event-loop stalls at least min_seconds long since the process started. A stall is ${STALL_HELP}.`,
+    labelNames: ['min_seconds'],
+    registers: [this.registry],
+    collect: () => {
+      const source = this.#stallSource;
+      if (!source) return;
+      const totals = source.totals();
+      this.#stalls.reset();
+      this.#stalls.inc({ min_seconds: '0.1' }, totals.over100Ms);
+      this.#stalls.inc({ min_seconds: '0.2' }, totals.over200Ms);
+    },
+  });
+  readonly #stallSeconds = new Counter({
+    name: 'warmstart_event_loop_stall_seconds_total',
+    help: `Seconds spent in event-loop stalls since the process started, by part (total = the whole gaps). A stall is ${STALL_HELP}.`,
+    labelNames: ['part'],
+    registers: [this.registry],
+    collect: () => {
+      const source = this.#stallSource;
+      if (!source) return;
+      const totals = source.totals();
+      this.#stallSeconds.reset();
+      for (const [part, ms] of [
+        ['total', totals.gapMs],
+        ['on_cpu', totals.onCpuMs],
+        ['gc', totals.gcMs],
+        ['off_cpu', totals.offCpuMs],
+      ] as const) {
+        if (ms !== undefined) this.#stallSeconds.inc({ part }, ms / 1000);
+      }
+    },
+  });
+  readonly #stallSource: EventLoopStallSource | undefined;
+
   readonly #strategy = new Gauge({
     name: 'warmstart_cache_sync_strategy',
     help: 'The --cache-sync-strategy in force (value 1).',
@@ -190,7 +259,8 @@ export class ManagerMetrics implements CacheMetrics {
     newRetriesMetric: (name) => this.#wqRetries.labels({ name }),
   };
 
-  constructor(strategy: string) {
+  constructor(strategy: string, options: ManagerMetricsOptions = {}) {
+    this.#stallSource = options.eventLoopStalls;
     this.#strategy.set({ strategy }, 1);
     // A labelled counter has no sample until its first increment, and a scraper reads a missing series as
     // "unknown", not 0: an unlabelled 0 says "no direct read so far" from the first scrape on.

@@ -34,6 +34,29 @@ describe('restartTable', () => {
     expect(at('restart')).toBe('SIGKILL');
     expect(restartTable([{ ...row, restart: 'failover' }], 1).split('\n')[2]).toContain('| fail-over |');
   });
+
+  it("splits the longest event-loop block into on CPU, GC and off CPU when the row has the stall recorder's figures", () => {
+    const block = (r: PlainRestartRow) => {
+      const [header, , line] = restartTable([r], 6_390).split('\n');
+      const cells = (l: string | undefined) => l?.split('|').map((c) => c.trim());
+      return cells(line)?.[cells(header)?.indexOf('longest event-loop block') ?? -1];
+    };
+    // A row from before the recorder: the lag figure alone, as the tables of that time show it.
+    expect(block(row)).toBe('199 ms');
+    expect(
+      block({
+        ...row,
+        peakEventLoopDelayMs: 176,
+        eventLoopStall: { totalMs: 180, onCpuMs: 41, gcMs: 12, offCpuMs: 139 },
+      }),
+    ).toBe('176 ms (on CPU 41, GC 12, off CPU 139)');
+    expect(
+      block({
+        ...row,
+        eventLoopStall: { totalMs: 180, onCpuMs: undefined, gcMs: 12, offCpuMs: undefined },
+      }),
+    ).toBe('199 ms (GC 12, on/off CPU not measured)');
+  });
 });
 
 describe('changePathList', () => {

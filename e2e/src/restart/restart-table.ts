@@ -7,6 +7,20 @@ function restartName(r: PlainRestartRow): string {
   return `${r.strategy} ${r.restart === 'failover' ? 'fail-over' : r.restart}`;
 }
 
+/**
+ * The longest event-loop block: the lag figure as before (tables of different dates compare), then the worst
+ * stall's split from the manager's stall recorder, where the row has one.
+ */
+function eventLoopBlock(r: PlainRestartRow): string {
+  const stall = r.eventLoopStall;
+  if (stall === undefined) return `${r.peakEventLoopDelayMs} ms`;
+  const split =
+    stall.onCpuMs === undefined || stall.offCpuMs === undefined
+      ? `GC ${stall.gcMs}, on/off CPU not measured`
+      : `on CPU ${stall.onCpuMs}, GC ${stall.gcMs}, off CPU ${stall.offCpuMs}`;
+  return `${r.peakEventLoopDelayMs} ms (${split})`;
+}
+
 /** The table; "/readyz ÷ floor" divides by `floorMs`, the soonest any client could hold every cached host object. */
 export function restartTable(rows: readonly PlainRestartRow[], floorMs: number): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -15,7 +29,7 @@ export function restartTable(rows: readonly PlainRestartRow[], floorMs: number):
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.strategy} | ${r.restart === 'failover' ? 'fail-over' : r.restart} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${(r.readyzMs / Math.max(1, floorMs)).toFixed(2)}x | ${s(r.firstUsefulWriteMs)} | ${s(r.earlyChangePropagatedMs)} | ${s(r.firstReconcileMs)} | ${s(r.changePropagatedMs)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB | ${Math.round(r.peakHeapBytes / 2 ** 20)} MiB | ${r.peakEventLoopDelayMs} ms |`,
+        `| ${r.strategy} | ${r.restart === 'failover' ? 'fail-over' : r.restart} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${(r.readyzMs / Math.max(1, floorMs)).toFixed(2)}x | ${s(r.firstUsefulWriteMs)} | ${s(r.earlyChangePropagatedMs)} | ${s(r.firstReconcileMs)} | ${s(r.changePropagatedMs)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB | ${Math.round(r.peakHeapBytes / 2 ** 20)} MiB | ${eventLoopBlock(r)} |`,
     ),
   ];
   return lines.join('\n');

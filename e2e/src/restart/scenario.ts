@@ -11,6 +11,7 @@ import { adminIdentity, installCrds, joinMember, kubeconfigIdentity } from '../k
 import { formatProgress, seed } from '../load/seed.js';
 import { type ManagerProcess, metricValue, startManager } from '../manager/manager-process.js';
 import { type ChangePath, changePaths, memberStage } from './change-path.js';
+import { type EventLoopStallSplit, readEventLoopStall } from './event-loop-stall.js';
 import { countFirstPropagation, type FirstPropagation } from './first-propagation.js';
 import { createPolicies } from './policies.js';
 import { cpuMeter } from './process-cpu.js';
@@ -43,6 +44,12 @@ export interface RestartRow {
    * near the Lease renew deadline, the leader steps down.
    */
   readonly peakEventLoopDelayMs: number;
+  /**
+   * The manager's worst event-loop stall over the same time, split into on CPU (GC included), GC and off CPU
+   * (warmstart_event_loop_stall_max_seconds, the worst since its start, sampled with the lag). Absent from rows
+   * measured before the manager had the gauge.
+   */
+  readonly eventLoopStall?: EventLoopStallSplit | undefined;
   /**
    * The post-restart change's path: when each stage (detector, scheduler, binding-controller, each member) first
    * wrote for it, in ms after the change.
@@ -206,16 +213,19 @@ async function countApplied(host: ClusterInfo): Promise<number> {
 interface ProcessPeaks {
   readonly heapBytes: number;
   readonly eventLoopDelayMs: number;
+  readonly eventLoopStall: EventLoopStallSplit | undefined;
 }
 
 /**
- * Samples the manager's /metrics every second until stopped; returns the largest heap in use and the longest
- * event-loop delay seen. A scrape that cannot be answered because the loop is blocked is answered late, and the
- * delay it was stuck behind shows in that answer.
+ * Samples the manager's /metrics every second until stopped; returns the largest heap in use, the longest
+ * event-loop delay seen and the worst event-loop stall with its split. A scrape that cannot be answered because
+ * the loop is blocked is answered late, and the delay it was stuck behind shows in that answer. The sampler
+ * starts with the process, so the stall gauge's "worst since start" is the worst while sampled.
  */
 function processSampler(m: ManagerProcess): { stop(): ProcessPeaks } {
   let heapBytes = 0;
   let eventLoopDelayMs = 0;
+  let eventLoopStall: EventLoopStallSplit | undefined;
   let stopped = false;
   const sample = () =>
     m.metrics().then(
@@ -226,6 +236,8 @@ function processSampler(m: ManagerProcess): { stop(): ProcessPeaks } {
           eventLoopDelayMs,
           Math.round(metricValue(text, 'nodejs_eventloop_lag_max_seconds') * 1000),
         );
+        const stall = readEventLoopStall(text);
+        if (stall && stall.totalMs >= (eventLoopStall?.totalMs ?? 0)) eventLoopStall = stall;
       },
       () => undefined,
     );
@@ -235,7 +247,7 @@ function processSampler(m: ManagerProcess): { stop(): ProcessPeaks } {
     stop: () => {
       clearInterval(timer);
       stopped = true;
-      return { heapBytes, eventLoopDelayMs };
+      return { heapBytes, eventLoopDelayMs, eventLoopStall };
     },
   };
 }
@@ -516,6 +528,7 @@ export async function measureRestart(
     peakRssBytes: peakRss(manager.pid),
     peakHeapBytes: peaks.heapBytes,
     peakEventLoopDelayMs: peaks.eventLoopDelayMs,
+    eventLoopStall: peaks.eventLoopStall,
   });
   return { row, manager };
 }

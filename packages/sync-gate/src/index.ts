@@ -14,6 +14,16 @@ export {
 } from './errors.js';
 export type { EventLoopLagMonitorOptions, EventLoopLagSource } from './event-loop-lag.js';
 export { EventLoopLagMonitor } from './event-loop-lag.js';
+export type {
+  EventLoopStall,
+  EventLoopStallRecorderOptions,
+  EventLoopStallTotals,
+  GcPause,
+  GcPauseSource,
+  GcPauseSubscription,
+  StallClock,
+} from './event-loop-stalls.js';
+export { EventLoopStallRecorder } from './event-loop-stalls.js';
 export type { GateListener, GateSnapshot, GateState, ReadonlyGate, WaitOptions } from './gate.js';
 export { Gate } from './gate.js';
 export type { ProbeServer, ProbeServerOptions } from './probe-server.js';

@@ -1,0 +1,33 @@
+// The manager's worst event-loop stall as its /metrics reports it (warmstart_event_loop_stall_max_seconds, from
+// @warmstart/sync-gate's EventLoopStallRecorder): how long, and how much of it the main thread spent on CPU, in
+// GC, and off CPU (asleep, or waiting for a core another process held).
+
+/** A stall's split in ms. onCpuMs includes gcMs; onCpuMs + offCpuMs = totalMs. */
+export interface EventLoopStallSplit {
+  readonly totalMs: number;
+  /** Absent where the manager's Node has no process.threadCpuUsage. */
+  readonly onCpuMs?: number | undefined;
+  readonly gcMs: number;
+  readonly offCpuMs?: number | undefined;
+}
+
+const NAME = 'warmstart_event_loop_stall_max_seconds';
+
+/** The part's sample in ms, or undefined when the exposition has none (a manager from before the gauge). */
+function partMs(text: string, part: string): number | undefined {
+  const prefix = `${NAME}{part="${part}"} `;
+  const line = text.split('\n').find((l) => l.startsWith(prefix));
+  return line === undefined ? undefined : Math.round(Number(line.slice(prefix.length)) * 1000);
+}
+
+/** The worst stall since the manager started, from one scrape of its /metrics; undefined without the gauge. */
+export function readEventLoopStall(metricsText: string): EventLoopStallSplit | undefined {
+  const totalMs = partMs(metricsText, 'total');
+  if (totalMs === undefined) return undefined;
+  return {
+    totalMs,
+    onCpuMs: partMs(metricsText, 'on_cpu'),
+    gcMs: partMs(metricsText, 'gc') ?? 0,
+    offCpuMs: partMs(metricsText, 'off_cpu'),
+  };
+}
