@@ -33,7 +33,9 @@ describe('recordEventLoopStalls', () => {
       expect(line).toMatchObject({ level: 30 });
       expect(line?.gapMs).toBeGreaterThanOrEqual(150);
       expect(Number.isInteger(line?.gapMs) && Number.isInteger(line?.offCpuMs)).toBe(true);
-      expect(Object.keys(line ?? {})).toEqual(expect.arrayContaining(['onCpuMs', 'gcMs', 'offCpuMs']));
+      expect(Object.keys(line ?? {})).toEqual(
+        expect.arrayContaining(['onCpuMs', 'gcMs', 'offCpuMs', 'endMonotonicUs']),
+      );
       expect(stalled()).toHaveLength(recorder.totals().over100Ms);
     } finally {
       recorder.close();

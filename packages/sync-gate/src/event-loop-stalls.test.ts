@@ -52,25 +52,17 @@ async function stallAround(block: () => void): Promise<{ stall: EventLoopStall; 
 
 describe('EventLoopStallRecorder on the real clocks', () => {
   it('counts a busy loop as on CPU', { timeout: 30_000 }, async () => {
-    // Burn 150 ms of this thread's CPU (not of wall time): on a loaded machine the wall time is longer, and
-    // the recorder must still see every CPU ms of it. The on-CPU share of the gap depends on the machine's
-    // load, so the best of three tries is held to it.
-    const tries: EventLoopStall[] = [];
-    for (let i = 0; i < 3; i++) {
-      const { stall } = await stallAround(() => {
-        const start = threadCpuMs();
-        while (threadCpuMs() - start < 150) {
-          // Busy wait: the point is to hold the loop on the CPU.
-        }
-      });
-      expect(stall.gapMs).toBeGreaterThanOrEqual(120);
-      expect(stall.onCpuMs).toBeGreaterThanOrEqual(145);
-      expect((stall.onCpuMs ?? 0) + (stall.offCpuMs ?? 0)).toBeCloseTo(stall.gapMs, 6);
-      tries.push(stall);
-      if ((stall.onCpuMs ?? 0) >= 0.6 * stall.gapMs) break;
-    }
-    const best = Math.max(...tries.map((s) => (s.onCpuMs ?? 0) / s.gapMs));
-    expect(best).toBeGreaterThanOrEqual(0.6);
+    // Burn 150 ms of this thread's CPU (not of wall time): on a loaded machine the wall time is longer (a test
+    // run at nice 19 beside a benchmark saw a 2 s gap), so only the CPU part is held to a bound.
+    const { stall } = await stallAround(() => {
+      const start = threadCpuMs();
+      while (threadCpuMs() - start < 150) {
+        // Busy wait: the point is to hold the loop on the CPU.
+      }
+    });
+    expect(stall.gapMs).toBeGreaterThanOrEqual(120);
+    expect(stall.onCpuMs).toBeGreaterThanOrEqual(145);
+    expect((stall.onCpuMs ?? 0) + (stall.offCpuMs ?? 0)).toBeCloseTo(stall.gapMs, 6);
   });
 
   it('counts a thread blocked in Atomics.wait as off CPU', { timeout: 30_000 }, async () => {
