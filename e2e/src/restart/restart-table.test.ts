@@ -35,6 +35,19 @@ describe('restartTable', () => {
     expect(restartTable([{ ...row, restart: 'failover' }], 1).split('\n')[2]).toContain('| fail-over |');
   });
 
+  it("gives a fail-over's change propagated after the standby took the Lease, and from the kill", () => {
+    const failover = {
+      ...row,
+      restart: 'failover' as const,
+      changePath: { ...row.changePath, leader: 8_200 },
+    };
+    const [header, , line] = restartTable([failover], 6_390).split('\n');
+    const cells = (l: string | undefined) => l?.split('|').map((c) => c.trim());
+    expect(cells(line)?.[cells(header)?.indexOf('change propagated') ?? -1]).toBe(
+      '0.40 s after the Lease (8.60 s from the kill)',
+    );
+  });
+
   it("splits the longest event-loop block into on CPU, GC and off CPU when the row has the stall recorder's figures", () => {
     const block = (r: PlainRestartRow) => {
       const [header, , line] = restartTable([r], 6_390).split('\n');
