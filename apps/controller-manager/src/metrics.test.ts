@@ -65,6 +65,7 @@ describe('ManagerMetrics event-loop stalls', () => {
     onCpuMs: 0,
     gcMs: 0,
     offCpuMs: 0,
+    runQueueMs: 0,
   };
   /** A recorder's figures, changed by the test between scrapes. */
   function source(): EventLoopStallSource & {
@@ -88,7 +89,15 @@ describe('ManagerMetrics event-loop stalls', () => {
     expect(before).toContain('warmstart_event_loop_stall_max_seconds{part="off_cpu"} 0');
     expect(before).toContain('warmstart_event_loop_stalls_total{min_seconds="0.2"} 0');
 
-    stalls.worst = { gapMs: 250, onCpuMs: 60, gcMs: 15, offCpuMs: 190, endMs: 1 };
+    stalls.worst = {
+      gapMs: 250,
+      onCpuMs: 60,
+      gcMs: 15,
+      offCpuMs: 190,
+      runQueueMs: 170,
+      otherThreadsCpuMs: 80,
+      endMs: 1,
+    };
     stalls.sums = {
       stalls: 4,
       over100Ms: 2,
@@ -97,23 +106,35 @@ describe('ManagerMetrics event-loop stalls', () => {
       onCpuMs: 200,
       gcMs: 40,
       offCpuMs: 300,
+      runQueueMs: 250,
     };
     const text = await m.registry.metrics();
     expect(text).toContain('warmstart_event_loop_stall_max_seconds{part="total"} 0.25');
     expect(text).toContain('warmstart_event_loop_stall_max_seconds{part="on_cpu"} 0.06');
     expect(text).toContain('warmstart_event_loop_stall_max_seconds{part="gc"} 0.015');
     expect(text).toContain('warmstart_event_loop_stall_max_seconds{part="off_cpu"} 0.19');
+    expect(text).toContain('warmstart_event_loop_stall_max_seconds{part="run_queue"} 0.17');
+    expect(text).toContain('warmstart_event_loop_stall_max_seconds{part="other_threads"} 0.08');
     expect(text).toContain('warmstart_event_loop_stalls_total{min_seconds="0.1"} 2');
     expect(text).toContain('warmstart_event_loop_stalls_total{min_seconds="0.2"} 1');
     expect(text).toContain('warmstart_event_loop_stall_seconds_total{part="total"} 0.5');
     expect(text).toContain('warmstart_event_loop_stall_seconds_total{part="on_cpu"} 0.2');
     expect(text).toContain('warmstart_event_loop_stall_seconds_total{part="gc"} 0.04');
     expect(text).toContain('warmstart_event_loop_stall_seconds_total{part="off_cpu"} 0.3');
+    expect(text).toContain('warmstart_event_loop_stall_seconds_total{part="run_queue"} 0.25');
   });
 
   it('leaves out on_cpu and off_cpu where the thread CPU clock is missing', async () => {
     const stalls = source();
-    stalls.worst = { gapMs: 120, onCpuMs: undefined, gcMs: 0, offCpuMs: undefined, endMs: 1 };
+    stalls.worst = {
+      gapMs: 120,
+      onCpuMs: undefined,
+      gcMs: 0,
+      offCpuMs: undefined,
+      runQueueMs: undefined,
+      otherThreadsCpuMs: undefined,
+      endMs: 1,
+    };
     stalls.sums = {
       ...noStall,
       stalls: 1,
@@ -121,11 +142,13 @@ describe('ManagerMetrics event-loop stalls', () => {
       gapMs: 120,
       onCpuMs: undefined,
       offCpuMs: undefined,
+      runQueueMs: undefined,
     };
     const text = await new ManagerMetrics('block-reads', { eventLoopStalls: stalls }).registry.metrics();
     expect(text).toContain('warmstart_event_loop_stall_max_seconds{part="total"} 0.12');
     expect(text).toContain('warmstart_event_loop_stall_seconds_total{part="gc"} 0');
     expect(text).not.toContain('part="on_cpu"');
     expect(text).not.toContain('part="off_cpu"');
+    expect(text).not.toContain('part="run_queue"');
   });
 });

@@ -113,6 +113,8 @@ export class ManagerMetrics implements CacheMetrics {
         ['on_cpu', worst ? worst.onCpuMs : cpuKnown ? 0 : undefined],
         ['gc', worst?.gcMs ?? 0],
         ['off_cpu', worst ? worst.offCpuMs : cpuKnown ? 0 : undefined],
+        ['run_queue', worst ? worst.runQueueMs : undefined],
+        ['other_threads', worst ? worst.otherThreadsCpuMs : undefined],
       ] as const) {
         if (ms !== undefined) this.#stallMax.set({ part }, ms / 1000);
       }
@@ -147,6 +149,7 @@ export class ManagerMetrics implements CacheMetrics {
         ['on_cpu', totals.onCpuMs],
         ['gc', totals.gcMs],
         ['off_cpu', totals.offCpuMs],
+        ['run_queue', totals.runQueueMs],
       ] as const) {
         if (ms !== undefined) this.#stallSeconds.inc({ part }, ms / 1000);
       }

@@ -9,6 +9,10 @@ export interface EventLoopStallSplit {
   readonly onCpuMs?: number | undefined;
   readonly gcMs: number;
   readonly offCpuMs?: number | undefined;
+  /** Of offCpuMs, the time the main thread waited for a core (Linux); absent from older managers. */
+  readonly runQueueMs?: number | undefined;
+  /** CPU the manager's other threads (GC helpers, libuv's pool) used during the stall. */
+  readonly otherThreadsCpuMs?: number | undefined;
 }
 
 const NAME = 'warmstart_event_loop_stall_max_seconds';
@@ -29,5 +33,7 @@ export function readEventLoopStall(metricsText: string): EventLoopStallSplit | u
     onCpuMs: partMs(metricsText, 'on_cpu'),
     gcMs: partMs(metricsText, 'gc') ?? 0,
     offCpuMs: partMs(metricsText, 'off_cpu'),
+    runQueueMs: partMs(metricsText, 'run_queue'),
+    otherThreadsCpuMs: partMs(metricsText, 'other_threads'),
   };
 }

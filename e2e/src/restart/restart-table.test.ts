@@ -66,6 +66,20 @@ describe('restartTable', () => {
     expect(
       block({
         ...row,
+        peakEventLoopDelayMs: 176,
+        eventLoopStall: {
+          totalMs: 180,
+          onCpuMs: 41,
+          gcMs: 12,
+          offCpuMs: 139,
+          runQueueMs: 120,
+          otherThreadsCpuMs: 95,
+        },
+      }),
+    ).toBe('176 ms (on CPU 41, GC 12, off CPU 139 of which waiting for a core 120; other threads on CPU 95)');
+    expect(
+      block({
+        ...row,
         eventLoopStall: { totalMs: 180, onCpuMs: undefined, gcMs: 12, offCpuMs: undefined },
       }),
     ).toBe('199 ms (GC 12, on/off CPU not measured)');

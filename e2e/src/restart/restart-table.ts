@@ -17,7 +17,7 @@ function eventLoopBlock(r: PlainRestartRow): string {
   const split =
     stall.onCpuMs === undefined || stall.offCpuMs === undefined
       ? `GC ${stall.gcMs}, on/off CPU not measured`
-      : `on CPU ${stall.onCpuMs}, GC ${stall.gcMs}, off CPU ${stall.offCpuMs}`;
+      : `on CPU ${stall.onCpuMs}, GC ${stall.gcMs}, off CPU ${stall.offCpuMs}${stall.runQueueMs === undefined ? '' : ` of which waiting for a core ${stall.runQueueMs}`}${stall.otherThreadsCpuMs === undefined ? '' : `; other threads on CPU ${stall.otherThreadsCpuMs}`}`;
   return `${r.peakEventLoopDelayMs} ms (${split})`;
 }
 

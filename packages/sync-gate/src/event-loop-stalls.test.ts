@@ -62,6 +62,8 @@ describe('EventLoopStallRecorder on the real clocks', () => {
     });
     expect(stall.gapMs).toBeGreaterThanOrEqual(120);
     expect(stall.onCpuMs).toBeGreaterThanOrEqual(145);
+    // Linux says how long the thread waited for a core; it is part of the time off CPU.
+    if (process.platform === 'linux') expect(stall.runQueueMs).toBeLessThanOrEqual(stall.offCpuMs ?? 0);
     expect((stall.onCpuMs ?? 0) + (stall.offCpuMs ?? 0)).toBeCloseTo(stall.gapMs, 6);
   });
 
@@ -104,6 +106,8 @@ describe('EventLoopStallRecorder on the real clocks', () => {
 function fakes(options: { threadCpu?: boolean } = {}) {
   let wall = 1_000;
   let cpu = 500;
+  let other = 70;
+  let waited = 40;
   let onPause: ((pause: GcPause) => void) | undefined;
   // Pauses the "observer" holds until flushed, as perf_hooks holds entries until a later immediate.
   let queued: GcPause[] = [];
@@ -111,6 +115,8 @@ function fakes(options: { threadCpu?: boolean } = {}) {
   const clock: StallClock = {
     wallMs: () => wall,
     threadCpuMs: () => (options.threadCpu === false ? undefined : cpu),
+    processCpuMs: () => cpu + other,
+    runQueueMs: () => (options.threadCpu === false ? undefined : waited),
   };
   const gcPauses: GcPauseSource = {
     subscribe(listener) {
@@ -133,10 +139,15 @@ function fakes(options: { threadCpu?: boolean } = {}) {
     get subscribed() {
       return subscribed;
     },
-    /** The loop was away for `wallMs`, `cpuMs` of it on CPU; then the recorder's timer fires. */
-    away(wallMs: number, cpuMs: number): void {
+    /**
+     * The loop was away for `wallMs`, `cpuMs` of it on CPU and `waitedMs` on a run queue, while the process's
+     * other threads used `otherMs`; then the recorder's timer fires.
+     */
+    away(wallMs: number, cpuMs: number, waitedMs = 0, otherMs = 0): void {
       wall += wallMs;
       cpu += cpuMs;
+      waited += waitedMs;
+      other += otherMs;
       vi.advanceTimersByTime(10);
     },
     now: () => wall,
@@ -163,12 +174,20 @@ describe('EventLoopStallRecorder accounting', () => {
     f.deliverPause({ startMs: from - 5, durationMs: 4 });
     // Two pauses in the gap; the second reaches the observer only after the tick that ends the stall.
     f.deliverPause({ startMs: from + 20, durationMs: 30 });
-    f.away(180, 90);
+    f.away(180, 90, 70, 120);
     f.queuePause({ startMs: from + 100, durationMs: 25 });
     expect(recorder.worst).toBeUndefined();
     f.away(10, 1); // settles the stall
 
-    const expected = { gapMs: 180, onCpuMs: 90, gcMs: 55, offCpuMs: 90, endMs: from + 180 };
+    const expected = {
+      gapMs: 180,
+      onCpuMs: 90,
+      gcMs: 55,
+      offCpuMs: 90,
+      runQueueMs: 70,
+      otherThreadsCpuMs: 120,
+      endMs: from + 180,
+    };
     expect(recorder.worst).toEqual(expected);
     expect(reported).toEqual([expected]);
     expect(recorder.recentWorst()).toEqual(expected);
@@ -180,6 +199,7 @@ describe('EventLoopStallRecorder accounting', () => {
       onCpuMs: 90,
       gcMs: 55,
       offCpuMs: 90,
+      runQueueMs: 70,
     });
     recorder.close();
     expect(f.subscribed).toBe(false);

@@ -2,6 +2,7 @@
 // nodejs_eventloop_lag_*) says how late a timer fired, not why: on a busy shared machine the main thread may
 // have been runnable but waiting for a core, which no profile of the process shows. Reading the thread's own
 // CPU clock at each tick tells work on the loop (on CPU, GC included) from time the thread did not run.
+import { readFileSync } from 'node:fs';
 import { type PerformanceEntry, PerformanceObserver, performance } from 'node:perf_hooks';
 
 /** One gap between two ticks of the recorder that was longer than the interval plus the threshold. */
@@ -17,6 +18,16 @@ export interface EventLoopStall {
    * elsewhere), or asleep (a synchronous wait, or the ordinary sleep of up to one interval between ticks).
    */
   readonly offCpuMs: number | undefined;
+  /**
+   * Of offCpuMs, the time the thread was runnable and waited for a core (Linux's per-thread run-queue delay);
+   * undefined where the kernel does not say. The rest of offCpuMs the thread was asleep.
+   */
+  readonly runQueueMs: number | undefined;
+  /**
+   * CPU time the process's other threads (V8's GC helpers, libuv's pool) used during the gap: on a machine with
+   * few cores they compete with the main thread for them. Undefined without process.threadCpuUsage.
+   */
+  readonly otherThreadsCpuMs: number | undefined;
   /** performance.now() when the loop ran the recorder's tick again, that is when the stall ended. */
   readonly endMs: number;
 }
@@ -37,6 +48,8 @@ export interface EventLoopStallTotals {
   readonly gcMs: number;
   /** Sum of offCpuMs over every stall; undefined without process.threadCpuUsage. */
   readonly offCpuMs: number | undefined;
+  /** Sum of runQueueMs over every stall; undefined where the kernel does not report it. */
+  readonly runQueueMs: number | undefined;
 }
 
 /** The clocks a recorder reads at each tick; tests pass a fake. */
@@ -45,6 +58,10 @@ export interface StallClock {
   wallMs(): number;
   /** CPU time the main thread has used, in ms; undefined when the platform cannot say. */
   threadCpuMs(): number | undefined;
+  /** CPU time the whole process has used, in ms (every thread). */
+  processCpuMs?(): number | undefined;
+  /** Time the main thread has spent runnable but waiting for a core, in ms; undefined when unknown. */
+  runQueueMs?(): number | undefined;
 }
 
 /** A main-thread GC pause: when it started (performance.now() time base) and how long it took, in ms. */
@@ -92,7 +109,34 @@ function threadCpuClock(): () => number | undefined {
   };
 }
 
-const defaultClock = (): StallClock => ({ wallMs: () => performance.now(), threadCpuMs: threadCpuClock() });
+/**
+ * Linux reports per thread, in /proc/thread-self/schedstat, the ns spent on a CPU and the ns spent runnable on a
+ * run queue; read from the main thread, that is the main thread's. Elsewhere (or in a sandbox without /proc):
+ * undefined.
+ */
+function runQueueClock(): () => number | undefined {
+  const read = (): number | undefined => {
+    try {
+      const waited = Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[1]);
+      return Number.isFinite(waited) ? waited / 1e6 : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return read() === undefined ? () => undefined : read;
+}
+
+function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+const defaultClock = (): StallClock => ({
+  wallMs: () => performance.now(),
+  threadCpuMs: threadCpuClock(),
+  processCpuMs,
+  runQueueMs: runQueueClock(),
+});
 
 /** GC pauses from perf_hooks: each 'gc' entry is a pause of the thread that observes it. */
 const observedGcPauses: GcPauseSource = {
@@ -114,6 +158,8 @@ interface PendingStall {
   readonly fromMs: number;
   readonly toMs: number;
   readonly onCpuMs: number | undefined;
+  readonly runQueueMs: number | undefined;
+  readonly processCpuMs: number | undefined;
 }
 
 /**
@@ -133,6 +179,8 @@ export class EventLoopStallRecorder {
   #pending: PendingStall[] = [];
   #lastWallMs: number;
   #lastCpuMs: number | undefined;
+  #lastProcessCpuMs: number | undefined;
+  #lastRunQueueMs: number | undefined;
   #closed = false;
 
   #worst: EventLoopStall | undefined;
@@ -147,6 +195,7 @@ export class EventLoopStallRecorder {
   #onCpuSumMs: number | undefined = 0;
   #gcSumMs = 0;
   #offCpuSumMs: number | undefined = 0;
+  #runQueueSumMs: number | undefined = 0;
 
   /** Starts ticking at once. Call close() to stop. */
   constructor(options: EventLoopStallRecorderOptions = {}) {
@@ -158,6 +207,9 @@ export class EventLoopStallRecorder {
     this.#clock = options.clock ?? defaultClock();
     this.#lastWallMs = this.#clock.wallMs();
     this.#lastCpuMs = this.#clock.threadCpuMs();
+    this.#lastProcessCpuMs = this.#clock.processCpuMs?.();
+    this.#lastRunQueueMs = this.#clock.runQueueMs?.();
+    if (this.#lastRunQueueMs === undefined) this.#runQueueSumMs = undefined;
     this.#windowStartMs = this.#lastWallMs;
     if (this.#lastCpuMs === undefined) {
       this.#onCpuSumMs = undefined;
@@ -192,6 +244,7 @@ export class EventLoopStallRecorder {
       onCpuMs: this.#onCpuSumMs,
       gcMs: this.#gcSumMs,
       offCpuMs: this.#offCpuSumMs,
+      runQueueMs: this.#runQueueSumMs,
     };
   }
 
@@ -209,6 +262,8 @@ export class EventLoopStallRecorder {
   #tick(): void {
     const nowMs = this.#clock.wallMs();
     const cpuMs = this.#clock.threadCpuMs();
+    const processMs = this.#clock.processCpuMs?.();
+    const runQueueMs = this.#clock.runQueueMs?.();
     // Stalls that ended at an earlier tick: the loop has run its immediates since, so their GC entries are in.
     this.#gc.flush();
     this.#settle();
@@ -216,10 +271,20 @@ export class EventLoopStallRecorder {
     if (gapMs > this.#stallMs) {
       const onCpuMs =
         cpuMs === undefined || this.#lastCpuMs === undefined ? undefined : cpuMs - this.#lastCpuMs;
-      this.#pending.push({ fromMs: this.#lastWallMs, toMs: nowMs, onCpuMs });
+      const delta = (now: number | undefined, last: number | undefined) =>
+        now === undefined || last === undefined ? undefined : now - last;
+      this.#pending.push({
+        fromMs: this.#lastWallMs,
+        toMs: nowMs,
+        onCpuMs,
+        runQueueMs: delta(runQueueMs, this.#lastRunQueueMs),
+        processCpuMs: delta(processMs, this.#lastProcessCpuMs),
+      });
     }
     this.#lastWallMs = nowMs;
     this.#lastCpuMs = cpuMs;
+    this.#lastProcessCpuMs = processMs;
+    this.#lastRunQueueMs = runQueueMs;
     // Pauses before the oldest unsettled gap (or before this tick) can belong to no stall any more.
     const keepFromMs = this.#pending[0]?.fromMs ?? nowMs;
     this.#pauses = this.#pauses.filter((p) => p.startMs >= keepFromMs);
@@ -238,11 +303,18 @@ export class EventLoopStallRecorder {
       // CPU clocks and GC timestamps are read at slightly different moments from the wall clock; a part
       // larger than the whole would only be that skew.
       const onCpuMs = p.onCpuMs === undefined ? undefined : Math.min(gapMs, Math.max(0, p.onCpuMs));
+      const offCpuMs = onCpuMs === undefined ? undefined : gapMs - onCpuMs;
       this.#record({
         gapMs,
         onCpuMs,
         gcMs: Math.min(gapMs, gcMs),
-        offCpuMs: onCpuMs === undefined ? undefined : gapMs - onCpuMs,
+        offCpuMs,
+        runQueueMs:
+          p.runQueueMs === undefined ? undefined : Math.min(offCpuMs ?? gapMs, Math.max(0, p.runQueueMs)),
+        otherThreadsCpuMs:
+          p.processCpuMs === undefined || p.onCpuMs === undefined
+            ? undefined
+            : Math.max(0, p.processCpuMs - p.onCpuMs),
         endMs: p.toMs,
       });
     }
@@ -262,6 +334,10 @@ export class EventLoopStallRecorder {
       this.#offCpuSumMs === undefined || stall.offCpuMs === undefined
         ? undefined
         : this.#offCpuSumMs + stall.offCpuMs;
+    this.#runQueueSumMs =
+      this.#runQueueSumMs === undefined || stall.runQueueMs === undefined
+        ? undefined
+        : this.#runQueueSumMs + stall.runQueueMs;
     this.#worst = longer(this.#worst, stall);
     this.#rotate(stall.endMs);
     this.#windowWorst = longer(this.#windowWorst, stall);
