@@ -4,7 +4,7 @@
 // members'.
 // Everything is read from the caches (Karmada fetches the template from the API server; we do not), and each of
 // the two status writes happens only when its value differs from the cached one.
-import { KarmadaResources } from '@warmstart/api';
+import { BindingConditionType, KarmadaResources } from '@warmstart/api';
 import type { Reader } from '@warmstart/informer-cache';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
@@ -21,7 +21,7 @@ import { cachedResource } from './cached-resource.js';
 import { jsonEqual } from './json.js';
 import { mergePatch, sameStatus } from './merge-patch.js';
 import { statusMap } from './reflect-status.js';
-import { statusMergePatch, writeStatus } from './status-patch.js';
+import { statusMergePatch, statusWriteName, writeStatus } from './status-patch.js';
 import { aggregatesStatus, aggregateTemplateStatus } from './template-status.js';
 
 export const BINDING_STATUS_CONTROLLER = 'resource-binding-status';
@@ -75,6 +75,11 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
             { namespace, name: bindingName },
             statusMergePatch(binding, status),
             signal,
+            {
+              log: ctx.log,
+              controller: name,
+              write: statusWriteName(status, [BindingConditionType.FullyApplied]),
+            },
           );
           conflict = outcome.kind === 'conflict';
           if (!conflict) {

@@ -2,7 +2,7 @@
 // written as spec.clusters (with the applied-placement annotation) and the Scheduled condition, a write that cannot
 // drop the binding status controller's FullyApplied (status-patch.ts). It reads bindings and Clusters from the
 // cache and writes only when the result differs from what is stored.
-import { KarmadaResources } from '@warmstart/api';
+import { BindingConditionType, KarmadaResources } from '@warmstart/api';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { eventSink } from '../events.js';
@@ -14,7 +14,7 @@ import { placementProblems } from './placement-problems.js';
 import { afterSchedulePatch, schedulePatch, scheduleStatusUpdate } from './schedule-writes.js';
 import { scheduleBinding } from './scheduler.js';
 import { schedulingNeeded } from './scheduling-trigger.js';
-import { statusMergePatch, writeStatus } from './status-patch.js';
+import { statusMergePatch, statusWriteName, writeStatus } from './status-patch.js';
 import { AppliedPlacementAnnotation } from './well-known.js';
 
 export const SCHEDULER = 'scheduler';
@@ -57,7 +57,11 @@ export function schedulerController(ctx: ManagerContext): Controller {
       // Conditional on the version the status was computed from when it replaces the conditions (status-patch.ts):
       // a 409 means the binding status controller wrote FullyApplied meanwhile; the next pass keeps it.
       const outcome = status
-        ? await writeStatus(writer, gvr, { namespace, name }, statusMergePatch(scheduled, status), signal)
+        ? await writeStatus(writer, gvr, { namespace, name }, statusMergePatch(scheduled, status), signal, {
+            log: ctx.log,
+            controller: SCHEDULER,
+            write: statusWriteName(status, [BindingConditionType.Scheduled]),
+          })
         : undefined;
       if (outcome?.kind === 'conflict') return { requeue: true };
       if (result.kind === 'Unschedulable') {
