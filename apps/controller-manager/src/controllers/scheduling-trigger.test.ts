@@ -56,6 +56,30 @@ describe('schedulingDecision', () => {
       },
       { schedule: false, reason: 'UpToDate', observedGenerationStale: false },
     ],
+    [
+      'the spec patch landed but the status write after it did not (409, or a failure): the schedule is finished',
+      { ...settled, status: { schedulerObservedGeneration: 2 } },
+      { schedule: true, trigger: 'ScheduleUnrecorded' },
+    ],
+    [
+      'a Scheduled condition alone records an outcome (a failed schedule writes only that)',
+      {
+        ...settled,
+        status: {
+          schedulerObservedGeneration: 3,
+          conditions: [
+            {
+              type: 'Scheduled',
+              status: 'False',
+              reason: 'SchedulerError',
+              message: 'the last pass failed',
+              lastTransitionTime: '2026-01-01T00:00:00Z',
+            },
+          ],
+        },
+      },
+      { schedule: false, reason: 'UpToDate', observedGenerationStale: false },
+    ],
     ['scaled up', { ...settled, replicas: 6 }, { schedule: true, trigger: 'ReplicasChanged' }],
     [
       'a cluster was evicted from spec.clusters',
