@@ -21,6 +21,7 @@ import { cachedResource } from './cached-resource.js';
 import { jsonEqual } from './json.js';
 import { mergePatch, sameStatus } from './merge-patch.js';
 import { statusMap } from './reflect-status.js';
+import { awaitingScheduleOutcome } from './scheduling-trigger.js';
 import { statusMergePatch, statusWriteName, writeStatus } from './status-patch.js';
 import { aggregatesStatus, aggregateTemplateStatus } from './template-status.js';
 
@@ -37,6 +38,18 @@ const scheduled = (b: Readonly<AnyBinding>): boolean => b.status?.lastScheduledT
 export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
   const writer = ctx.manager.writer(BINDING_STATUS_CONTROLLER);
   const emit = eventSink(writer, 'binding-status-controller', ctx.log);
+  // Our own rule, a matter of timing only: nothing is written for a binding whose cached copy does not show the
+  // scheduler's first outcome yet (scheduling-trigger.ts, awaitingScheduleOutcome). Its Works can only come from a
+  // schedule whose spec patch is cached and whose status write is not, so the cached binding is older than the
+  // stored one: a FullyApplied write from it would be refused (its precondition), and an aggregatedStatus-only
+  // write (unconditional) would move the binding under the scheduler's conditional Scheduled write and have that
+  // refused. Karmada writes and retries on conflict; we wait for the binding's update event that brings the
+  // outcome, then write what Karmada would (same conditions, aggregatedStatus and events), from a binding that has
+  // it. Only while our scheduler runs here: it always records an outcome for such a binding (after a 409, a failure
+  // or a restart too: scheduler-controller.ts), so the wait ends; another scheduler might not.
+  const awaitsScheduler = ctx.options.enabledControllers.has('scheduler')
+    ? awaitingScheduleOutcome
+    : () => false;
 
   const build = (
     name: string,
@@ -44,13 +57,20 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
     resource: typeof KarmadaResources.ResourceBinding | typeof KarmadaResources.ClusterResourceBinding,
     prefix: 'rb:' | 'crb:',
   ): Controller => {
+    // Bindings skipped while awaiting the scheduler's outcome: the update event that brings it enqueues them.
+    // A key goes in before the binding is read, so the event is not missed when it arrives between the read and the
+    // return.
+    const waiting = new Set<string>();
     const controller: Controller = new Controller(ctx.manager, {
       name,
       concurrency,
       source: BINDING_STATUS_CONTROLLER,
       reconcile: async (key, { signal }) => {
         const { gvr, namespace, name: bindingName } = parseBindingKey(key);
+        waiting.add(key);
         const binding = await controller.reader.get(gvr, { namespace, name: bindingName }, { signal });
+        if (binding && !binding.metadata.deletionTimestamp && awaitsScheduler(binding)) return;
+        waiting.delete(key);
         if (!binding || binding.metadata.deletionTimestamp) return;
         const works = await controller.reader.byIndex(KarmadaResources.Work, WORKS_BY_BINDING, key, {
           signal,
@@ -104,7 +124,8 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
         predicates: {
           create: scheduled,
           update: (o, n) =>
-            scheduled(n) && o.spec.resource.resourceVersion !== n.spec.resource.resourceVersion,
+            (scheduled(n) && o.spec.resource.resourceVersion !== n.spec.resource.resourceVersion) ||
+            (waiting.has(bindingKey(n)) && awaitsScheduler(o) && !awaitsScheduler(n)),
           delete: () => false,
         },
       })

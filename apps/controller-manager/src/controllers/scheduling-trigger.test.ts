@@ -2,6 +2,7 @@ import type { Placement } from '@warmstart/api';
 import { describe, expect, it } from 'vitest';
 import {
   appliedPlacementValue,
+  awaitingScheduleOutcome,
   type SchedulingDecision,
   schedulingDecision,
   schedulingNeeded,
@@ -144,5 +145,37 @@ describe('schedulingDecision', () => {
     const binding = resourceBinding(options);
     expect(schedulingDecision(binding)).toEqual(want);
     expect(schedulingNeeded(binding)).toBe(want.schedule);
+  });
+});
+
+describe('awaitingScheduleOutcome', () => {
+  const scheduledCondition = {
+    type: 'Scheduled',
+    status: 'False' as const,
+    reason: 'NoClusterFit',
+    message: '0/2 clusters are available',
+    lastTransitionTime: '2026-01-01T00:00:00Z',
+  };
+  it.each<[string, BindingOptions, boolean]>([
+    ['scheduled: lastScheduledTime recorded', settled, false],
+    [
+      'a failed schedule: its Scheduled condition recorded',
+      { ...settled, status: { conditions: [scheduledCondition] } },
+      false,
+    ],
+    ['the spec patch in the cache, the status write not yet', { ...settled, status: {} }, true],
+    ['created, not scheduled yet', { placement: divided, replicas: 4 }, true],
+    [
+      'no placement: no scheduler will record anything',
+      { replicas: 4, clusters: [{ name: 'member1' }] },
+      false,
+    ],
+    [
+      'scheduling suspended: no scheduler will record anything',
+      { ...settled, status: {}, spec: { suspension: { scheduling: true } } },
+      false,
+    ],
+  ])('%s', (_name, options, want) => {
+    expect(awaitingScheduleOutcome(resourceBinding(options))).toBe(want);
   });
 });

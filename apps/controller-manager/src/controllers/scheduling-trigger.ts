@@ -107,6 +107,19 @@ export function scheduleRecorded(binding: Readonly<Pick<Binding, 'status'>>): bo
   );
 }
 
+/**
+ * Whether a scheduler is still to give the binding its first outcome: it has a placement, scheduling is not
+ * suspended, and no outcome is recorded. Such a binding's Works (if any) come from a schedule whose status write has
+ * not reached the cache yet: a status computed from it is computed from a binding older than the stored one.
+ */
+export function awaitingScheduleOutcome(binding: Readonly<Pick<Binding, 'spec' | 'status'>>): boolean {
+  return (
+    binding.spec.placement !== undefined &&
+    binding.spec.suspension?.scheduling !== true &&
+    !scheduleRecorded(binding)
+  );
+}
+
 function replicasChanged(binding: Readonly<Binding>): boolean {
   const { spec } = binding;
   if (spec.placement?.replicaScheduling === undefined) return false;
