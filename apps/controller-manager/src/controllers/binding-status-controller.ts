@@ -99,6 +99,7 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
               log: ctx.log,
               controller: name,
               write: statusWriteName(status, [BindingConditionType.FullyApplied]),
+              baseConditions: (binding.status?.conditions ?? []).map((c) => c.type),
             },
           );
           conflict = outcome.kind === 'conflict';

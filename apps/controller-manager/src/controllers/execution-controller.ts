@@ -298,6 +298,7 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
           { conditions },
           changed.map((c) => c.type),
         ),
+        baseConditions: (work.status?.conditions ?? []).map((c) => c.type),
       },
     );
     if (outcome.kind === 'conflict') return 'conflict';

@@ -95,6 +95,7 @@ describe('scheduler: a status write refused with 409', () => {
         resource: 'resourcebindings',
         object: key,
         write: 'conditions[Scheduled]+schedulerObservedGeneration+lastScheduledTime',
+        baseConditions: [],
       }),
     ]);
   });

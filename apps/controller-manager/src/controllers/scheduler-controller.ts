@@ -81,6 +81,7 @@ export function schedulerController(ctx: ManagerContext): Controller {
             log: ctx.log,
             controller: SCHEDULER,
             write: statusWriteName(status, [BindingConditionType.Scheduled]),
+            baseConditions: (scheduled.status?.conditions ?? []).map((c) => c.type),
           })
         : undefined;
       if (outcome?.kind === 'conflict') {

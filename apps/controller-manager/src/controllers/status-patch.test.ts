@@ -215,6 +215,7 @@ describe('writeStatus', () => {
     log: pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) }),
     controller: 'resource-binding-status',
     write: 'conditions[FullyApplied]+aggregatedStatus',
+    baseConditions: ['Scheduled'],
   };
 
   it('a 409 Conflict is an outcome to requeue on, not an error', async () => {
@@ -225,6 +226,24 @@ describe('writeStatus', () => {
     expect(await writeStatus(refusing(conflict), gvr, { name: 'b' }, patch, signal, who)).toEqual({
       kind: 'conflict',
     });
+  });
+
+  it('a 409 leaves one info line naming the controller, the object, the write and what it was computed from', async () => {
+    lines.length = 0;
+    const conflict = new ApiError(409, 'PATCH', '/x', { reason: 'Conflict', message: 'modified' });
+    const guarded = { metadata: { resourceVersion: '41' }, status: { conditions: [] } };
+    await writeStatus(refusing(conflict), gvr, { namespace: 'ns', name: 'b' }, guarded, signal, who);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        controller: 'resource-binding-status',
+        resource: 'resourcebindings',
+        object: 'ns/b',
+        write: 'conditions[FullyApplied]+aggregatedStatus',
+        resourceVersion: '41',
+        baseConditions: ['Scheduled'],
+      }),
+    ]);
   });
 
   it('any other failure is thrown', async () => {

@@ -62,6 +62,11 @@ export interface StatusWriter {
   readonly controller: string;
   /** What the write carries, e.g. `Scheduled` or `FullyApplied+aggregatedStatus`. */
   readonly write: string;
+  /**
+   * The condition types of the object the write was computed from: a 409 whose base lacks the other controller's
+   * condition says the cache lagged that controller; one whose base lacks the writer's own says it lagged our write.
+   */
+  readonly baseConditions?: readonly string[] | undefined;
 }
 
 /** The fields a status write carries, its conditions named by the types it sets: `conditions[Scheduled]+lastScheduledTime`. */
@@ -97,6 +102,7 @@ export async function writeStatus(
           object: toKey(key),
           write: who.write,
           resourceVersion: patch.metadata?.resourceVersion,
+          ...(who.baseConditions !== undefined ? { baseConditions: who.baseConditions } : {}),
         },
         'status write refused with 409 (the object moved since it was read); requeued',
       );
