@@ -11,7 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerContext } from '../context.js';
 import { ManagerMetrics } from '../metrics.js';
 import { parseOptions } from '../options.js';
-import { bindingStatusControllers } from './binding-status-controller.js';
+import { BINDING_STATUS_CONTROLLER, bindingStatusControllers } from './binding-status-controller.js';
+import { appliedPlacementValue } from './scheduling-trigger.js';
+import { AppliedPlacementAnnotation } from './well-known.js';
 
 const Job = BuiltinResources.Job;
 const { ResourceBinding, ClusterResourceBinding, Work } = KarmadaResources;
@@ -157,6 +159,136 @@ describe('binding status controller: a finished Job template', () => {
     );
 
     expect(server.requestsWhere(jobStatusPatch)).toHaveLength(1);
+    expect(controller.status().lastError).toBeUndefined();
+  });
+});
+
+describe('binding status controller: a Work applied before the binding cache has the scheduler’s status', () => {
+  // The scheduler's spec patch (spec.clusters, the applied placement) is cached, its status write (Scheduled,
+  // lastScheduledTime) is stored but not cached yet, and the member has applied the Work. A FullyApplied write
+  // computed from the cached binding would be refused (409): its conditions list lacks Scheduled. Compared with
+  // Karmada f8fdd02 (pkg/util/helper/workstatus.go writes, and retries on conflict): the same status and event.
+  const placement = { clusterAffinity: { clusterNames: ['member1'] } };
+  const bindingKey = 'default/pi-job';
+
+  async function startAwaiting() {
+    const server = await FakeApiServer.start();
+    cleanup.push(() => server.close());
+    for (const gvr of [Job, ResourceBinding, ClusterResourceBinding, Work, BuiltinResources.Event])
+      server.addResource(gvr);
+    server.create(Job, {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'pi', namespace: 'default' },
+    });
+    server.create(ResourceBinding, {
+      apiVersion: 'work.karmada.io/v1alpha2',
+      kind: 'ResourceBinding',
+      metadata: {
+        name: 'pi-job',
+        namespace: 'default',
+        annotations: { [AppliedPlacementAnnotation]: appliedPlacementValue(placement) },
+      },
+      spec: {
+        resource: { apiVersion: 'batch/v1', kind: 'Job', namespace: 'default', name: 'pi' },
+        placement,
+        clusters: [{ name: 'member1' }],
+      },
+    });
+    const { status: _applied, ...unapplied } = work(undefined);
+    server.create(Work, unapplied);
+
+    const options = parseOptions([]);
+    if (options === 'help') throw new Error('parseOptions([]) asked for help');
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const manager = new Manager({ transport: new ApiTransport(server.endpoint()) });
+    const ctx: ManagerContext = {
+      options,
+      log,
+      metrics: new ManagerMetrics(options.cacheSyncStrategy),
+      manager,
+      host: manager.informers,
+      members: new MultiClusterInformerManager({}),
+      isLeader: () => true,
+    };
+    manager.informers.forResource(Job);
+    const [controller] = bindingStatusControllers(ctx);
+    const stop = new AbortController();
+    const running = manager.run(stop.signal);
+    cleanup.push(async () => {
+      stop.abort();
+      await running;
+    });
+    for (const gvr of [Job, Work, ResourceBinding]) await server.waitForWatch(gvr);
+    return { server, manager, controller: controller!, lines };
+  }
+
+  const refused = (lines: readonly Record<string, unknown>[]) =>
+    lines.filter((l) => l.controller === BINDING_STATUS_CONTROLLER && String(l.msg).includes('409'));
+
+  it('waits for the binding’s update event, then writes FullyApplied beside Scheduled without a 409', async () => {
+    const { server, manager, controller, lines } = await startAwaiting();
+    server.stallWatches(ResourceBinding);
+    const cached = server.get(ResourceBinding, bindingKey)!;
+    server.update(ResourceBinding, {
+      ...cached,
+      status: {
+        schedulerObservedGeneration: cached.metadata.generation,
+        lastScheduledTime: '2026-12-05T04:00:00Z',
+        conditions: [
+          {
+            type: 'Scheduled',
+            status: 'True',
+            reason: 'Success',
+            message: 'Binding has been scheduled successfully.',
+            lastTransitionTime: '2026-12-05T04:00:00Z',
+          },
+        ],
+      },
+    });
+    const applied = server.update(Work, work(undefined));
+    await until(
+      () =>
+        manager.informers.informer(Work)?.store.get('karmada-es-member1/pi-job')?.metadata.resourceVersion ===
+        applied.metadata.resourceVersion,
+      5_000,
+      'the applied Work in the cache',
+    );
+    // Reconciled from the stale binding: nothing written (a write would have been refused and requeued).
+    await until(
+      () => {
+        const s = controller.status();
+        return refused(lines).length > 0 || (s.inFlight === 0 && s.queueDepth === 0 && s.delayed === 0);
+      },
+      5_000,
+      'the binding status controller idle',
+    );
+    expect(refused(lines)).toEqual([]);
+    expect(server.requestsWhere(bindingStatusPatch)).toHaveLength(0);
+
+    // The binding informer catches up: the update event that brings the scheduler's status enqueues the binding.
+    server.closeWatches();
+    await until(
+      () => server.requestsWhere(bindingStatusPatch).length > 0,
+      5_000,
+      'the binding status written once the cache has the scheduler’s status',
+    );
+    await until(
+      () => {
+        const s = controller.status();
+        return s.inFlight === 0 && s.queueDepth === 0 && s.delayed === 0;
+      },
+      5_000,
+      'the binding status controller idle',
+    );
+    const stored = server.get(ResourceBinding, bindingKey) as {
+      status?: { conditions?: { type: string }[] };
+    };
+    expect(stored.status?.conditions?.map((c) => c.type)).toEqual(['Scheduled', 'FullyApplied']);
+    expect(stored.status).toMatchObject({ aggregatedStatus: [{ clusterName: 'member1', applied: true }] });
+    expect(server.requestsWhere(bindingStatusPatch)).toHaveLength(1);
+    expect(refused(lines)).toEqual([]);
     expect(controller.status().lastError).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@
 // members'.
 // Everything is read from the caches (Karmada fetches the template from the API server; we do not), and each of
 // the two status writes happens only when its value differs from the cached one.
-import { KarmadaResources } from '@warmstart/api';
+import { BindingConditionType, KarmadaResources } from '@warmstart/api';
 import type { Reader } from '@warmstart/informer-cache';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
@@ -21,7 +21,8 @@ import { cachedResource } from './cached-resource.js';
 import { jsonEqual } from './json.js';
 import { mergePatch, sameStatus } from './merge-patch.js';
 import { statusMap } from './reflect-status.js';
-import { statusMergePatch, writeStatus } from './status-patch.js';
+import { awaitingScheduleOutcome } from './scheduling-trigger.js';
+import { statusMergePatch, statusWriteName, writeStatus } from './status-patch.js';
 import { aggregatesStatus, aggregateTemplateStatus } from './template-status.js';
 
 export const BINDING_STATUS_CONTROLLER = 'resource-binding-status';
@@ -37,6 +38,18 @@ const scheduled = (b: Readonly<AnyBinding>): boolean => b.status?.lastScheduledT
 export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
   const writer = ctx.manager.writer(BINDING_STATUS_CONTROLLER);
   const emit = eventSink(writer, 'binding-status-controller', ctx.log);
+  // Our own rule, a matter of timing only: nothing is written for a binding whose cached copy does not show the
+  // scheduler's first outcome yet (scheduling-trigger.ts, awaitingScheduleOutcome). Its Works can only come from a
+  // schedule whose spec patch is cached and whose status write is not, so the cached binding is older than the
+  // stored one: a FullyApplied write from it would be refused (its precondition), and an aggregatedStatus-only
+  // write (unconditional) would move the binding under the scheduler's conditional Scheduled write and have that
+  // refused. Karmada writes and retries on conflict; we wait for the binding's update event that brings the
+  // outcome, then write what Karmada would (same conditions, aggregatedStatus and events), from a binding that has
+  // it. Only while our scheduler runs here: it always records an outcome for such a binding (after a 409, a failure
+  // or a restart too: scheduler-controller.ts), so the wait ends; another scheduler might not.
+  const awaitsScheduler = ctx.options.enabledControllers.has('scheduler')
+    ? awaitingScheduleOutcome
+    : () => false;
 
   const build = (
     name: string,
@@ -44,13 +57,20 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
     resource: typeof KarmadaResources.ResourceBinding | typeof KarmadaResources.ClusterResourceBinding,
     prefix: 'rb:' | 'crb:',
   ): Controller => {
+    // Bindings skipped while awaiting the scheduler's outcome: the update event that brings it enqueues them.
+    // A key goes in before the binding is read, so the event is not missed when it arrives between the read and the
+    // return.
+    const waiting = new Set<string>();
     const controller: Controller = new Controller(ctx.manager, {
       name,
       concurrency,
       source: BINDING_STATUS_CONTROLLER,
       reconcile: async (key, { signal }) => {
         const { gvr, namespace, name: bindingName } = parseBindingKey(key);
+        waiting.add(key);
         const binding = await controller.reader.get(gvr, { namespace, name: bindingName }, { signal });
+        if (binding && !binding.metadata.deletionTimestamp && awaitsScheduler(binding)) return;
+        waiting.delete(key);
         if (!binding || binding.metadata.deletionTimestamp) return;
         const works = await controller.reader.byIndex(KarmadaResources.Work, WORKS_BY_BINDING, key, {
           signal,
@@ -75,6 +95,12 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
             { namespace, name: bindingName },
             statusMergePatch(binding, status),
             signal,
+            {
+              log: ctx.log,
+              controller: name,
+              write: statusWriteName(status, [BindingConditionType.FullyApplied]),
+              baseConditions: (binding.status?.conditions ?? []).map((c) => c.type),
+            },
           );
           conflict = outcome.kind === 'conflict';
           if (!conflict) {
@@ -99,7 +125,8 @@ export function bindingStatusControllers(ctx: ManagerContext): Controller[] {
         predicates: {
           create: scheduled,
           update: (o, n) =>
-            scheduled(n) && o.spec.resource.resourceVersion !== n.spec.resource.resourceVersion,
+            (scheduled(n) && o.spec.resource.resourceVersion !== n.spec.resource.resourceVersion) ||
+            (waiting.has(bindingKey(n)) && awaitsScheduler(o) && !awaitsScheduler(n)),
           delete: () => false,
         },
       })

@@ -36,7 +36,7 @@ import {
   skippedOutcome,
 } from './execution.js';
 import { isRelevantMemberChange, memberMatchesManifest, workKeyOfMemberObject } from './member-drift.js';
-import { statusMergePatch, writeStatus } from './status-patch.js';
+import { statusMergePatch, statusWriteName, writeStatus } from './status-patch.js';
 import { WorkDispatchingEventReason } from './well-known.js';
 
 export const EXECUTION_CONTROLLER = 'execution';
@@ -291,6 +291,15 @@ export function executionController(ctx: ManagerContext, members: MemberRegistry
       { namespace, name },
       statusMergePatch(work, { conditions }),
       signal,
+      {
+        log: ctx.log,
+        controller: EXECUTION_CONTROLLER,
+        write: statusWriteName(
+          { conditions },
+          changed.map((c) => c.type),
+        ),
+        baseConditions: (work.status?.conditions ?? []).map((c) => c.type),
+      },
     );
     if (outcome.kind === 'conflict') return 'conflict';
     const dispatched = changed.find((c) => c.type === WorkConditionType.Dispatching);

@@ -2,7 +2,7 @@
 // written as spec.clusters (with the applied-placement annotation) and the Scheduled condition, a write that cannot
 // drop the binding status controller's FullyApplied (status-patch.ts). It reads bindings and Clusters from the
 // cache and writes only when the result differs from what is stored.
-import { KarmadaResources } from '@warmstart/api';
+import { BindingConditionType, KarmadaResources } from '@warmstart/api';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
 import { eventSink } from '../events.js';
@@ -14,7 +14,7 @@ import { placementProblems } from './placement-problems.js';
 import { afterSchedulePatch, schedulePatch, scheduleStatusUpdate } from './schedule-writes.js';
 import { scheduleBinding } from './scheduler.js';
 import { schedulingNeeded } from './scheduling-trigger.js';
-import { statusMergePatch, writeStatus } from './status-patch.js';
+import { statusMergePatch, statusWriteName, writeStatus } from './status-patch.js';
 import { AppliedPlacementAnnotation } from './well-known.js';
 
 export const SCHEDULER = 'scheduler';
@@ -22,19 +22,35 @@ export const SCHEDULER = 'scheduler';
 export function schedulerController(ctx: ManagerContext): Controller {
   const writer = ctx.manager.writer(SCHEDULER);
   const emit = eventSink(writer, 'karmada-scheduler', ctx.log);
+  // Bindings whose last schedule's status was not written (a 409, a failure, or a spec patch whose answer was lost).
+  // Their next pass schedules again even when the spec now looks up to date, which our own spec patch made it:
+  // otherwise a reschedule's Scheduled (and observed generation, last scheduled time) would stay as before.
+  // In memory only: after a restart, a first schedule left unrecorded is found by its missing outcome instead
+  // (scheduling-trigger.ts, ScheduleUnrecorded).
+  const unfinished = new Set<string>();
   const controller: Controller = new Controller(ctx.manager, {
     name: SCHEDULER,
     concurrency: ctx.options.concurrentResourceBindingSyncs,
     reconcile: async (key, { signal }) => {
       const { gvr, namespace, name } = parseBindingKey(key);
       const binding = await reader.get(gvr, { namespace, name }, { signal });
-      if (!binding || binding.metadata.deletionTimestamp) return;
+      if (!binding || binding.metadata.deletionTimestamp) {
+        unfinished.delete(key);
+        return;
+      }
       const clusters = await reader.list(KarmadaResources.Cluster, { signal });
-      if (!schedulingNeeded(binding) && !targetsTerminatingCluster(binding, clusters)) return;
+      if (
+        !unfinished.has(key) &&
+        !schedulingNeeded(binding) &&
+        !targetsTerminatingCluster(binding, clusters)
+      ) {
+        return;
+      }
       const result = scheduleBinding(binding, clusters);
       const patch = schedulePatch(binding, result);
       let scheduled: Readonly<Binding> = binding;
       if (patch) {
+        unfinished.add(key);
         const patched = await writer.patch<AnyBinding>(
           gvr,
           { namespace, name },
@@ -55,11 +71,24 @@ export function schedulerController(ctx: ManagerContext): Controller {
         new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
       );
       // Conditional on the version the status was computed from when it replaces the conditions (status-patch.ts):
-      // a 409 means the binding status controller wrote FullyApplied meanwhile; the next pass keeps it.
+      // a 409 means something else wrote the binding after our spec patch; the next pass keeps what it wrote and
+      // finishes this schedule (`unfinished`). On a first schedule the binding status controller cannot be that
+      // writer: it writes nothing, not even its unconditional aggregatedStatus, until the binding shows this
+      // write's outcome (binding-status-controller.ts). What is left is the detector changing the spec meanwhile,
+      // or a writer outside this process.
       const outcome = status
-        ? await writeStatus(writer, gvr, { namespace, name }, statusMergePatch(scheduled, status), signal)
+        ? await writeStatus(writer, gvr, { namespace, name }, statusMergePatch(scheduled, status), signal, {
+            log: ctx.log,
+            controller: SCHEDULER,
+            write: statusWriteName(status, [BindingConditionType.Scheduled]),
+            baseConditions: (scheduled.status?.conditions ?? []).map((c) => c.type),
+          })
         : undefined;
-      if (outcome?.kind === 'conflict') return { requeue: true };
+      if (outcome?.kind === 'conflict') {
+        unfinished.add(key);
+        return { requeue: true };
+      }
+      unfinished.delete(key);
       if (result.kind === 'Unschedulable') {
         ctx.log.info(
           { binding: key, reason: result.reason, message: result.message },

@@ -2,6 +2,7 @@ import type { Placement } from '@warmstart/api';
 import { describe, expect, it } from 'vitest';
 import {
   appliedPlacementValue,
+  awaitingScheduleOutcome,
   type SchedulingDecision,
   schedulingDecision,
   schedulingNeeded,
@@ -52,6 +53,30 @@ describe('schedulingDecision', () => {
         annotations: {
           [AppliedPlacementAnnotation]:
             '{"replicaScheduling":{"replicaDivisionPreference":"Weighted","replicaSchedulingType":"Divided"},"clusterAffinity":{"clusterNames":["member1","member2"]}}',
+        },
+      },
+      { schedule: false, reason: 'UpToDate', observedGenerationStale: false },
+    ],
+    [
+      'the spec patch landed but the status write after it did not (409, or a failure): the schedule is finished',
+      { ...settled, status: { schedulerObservedGeneration: 2 } },
+      { schedule: true, trigger: 'ScheduleUnrecorded' },
+    ],
+    [
+      'a Scheduled condition alone records an outcome (a failed schedule writes only that)',
+      {
+        ...settled,
+        status: {
+          schedulerObservedGeneration: 3,
+          conditions: [
+            {
+              type: 'Scheduled',
+              status: 'False',
+              reason: 'SchedulerError',
+              message: 'the last pass failed',
+              lastTransitionTime: '2026-01-01T00:00:00Z',
+            },
+          ],
         },
       },
       { schedule: false, reason: 'UpToDate', observedGenerationStale: false },
@@ -120,5 +145,37 @@ describe('schedulingDecision', () => {
     const binding = resourceBinding(options);
     expect(schedulingDecision(binding)).toEqual(want);
     expect(schedulingNeeded(binding)).toBe(want.schedule);
+  });
+});
+
+describe('awaitingScheduleOutcome', () => {
+  const scheduledCondition = {
+    type: 'Scheduled',
+    status: 'False' as const,
+    reason: 'NoClusterFit',
+    message: '0/2 clusters are available',
+    lastTransitionTime: '2026-01-01T00:00:00Z',
+  };
+  it.each<[string, BindingOptions, boolean]>([
+    ['scheduled: lastScheduledTime recorded', settled, false],
+    [
+      'a failed schedule: its Scheduled condition recorded',
+      { ...settled, status: { conditions: [scheduledCondition] } },
+      false,
+    ],
+    ['the spec patch in the cache, the status write not yet', { ...settled, status: {} }, true],
+    ['created, not scheduled yet', { placement: divided, replicas: 4 }, true],
+    [
+      'no placement: no scheduler will record anything',
+      { replicas: 4, clusters: [{ name: 'member1' }] },
+      false,
+    ],
+    [
+      'scheduling suspended: no scheduler will record anything',
+      { ...settled, status: {}, spec: { suspension: { scheduling: true } } },
+      false,
+    ],
+  ])('%s', (_name, options, want) => {
+    expect(awaitingScheduleOutcome(resourceBinding(options))).toBe(want);
   });
 });

@@ -2,8 +2,9 @@
 // doScheduleBinding): the placement differs from the one recorded at the last schedule, the replicas no longer
 // add up, a reschedule was requested, or the binding is Duplicated / not a workload (always rescheduled, so
 // cluster changes reach it). Anything else only needs status.schedulerObservedGeneration caught up.
-import type { Placement } from '@warmstart/api';
+import { BindingConditionType, type Placement } from '@warmstart/api';
 import type { Binding } from './binding.js';
+import { findCondition } from './conditions.js';
 import { inGoFieldOrder, PLACEMENT_SHAPE } from './go-field-order.js';
 import { jsonEqual } from './json.js';
 import { replicaSchedulingTypeOf } from './scheduler.js';
@@ -12,6 +13,14 @@ import { AppliedPlacementAnnotation } from './well-known.js';
 export type SchedulingTrigger =
   /** No placement recorded yet, or spec.placement differs from it. */
   | 'PlacementChanged'
+  /**
+   * Our own: the applied placement is recorded (the schedule's spec patch landed) but the binding carries no outcome
+   * of it (no status.lastScheduledTime, no Scheduled condition): the status write after the spec patch was refused
+   * (409), failed, or the process stopped between the two. Scheduled again, the result is the same and only the
+   * status is written; without it a Divided binding would stay unmarked, and the binding status controller, which
+   * waits for the scheduler's first status (binding-status-controller.ts), would never write its own.
+   */
+  | 'ScheduleUnrecorded'
   /** spec.clusters no longer adds up to spec.replicas (scaled, or a cluster was evicted). */
   | 'ReplicasChanged'
   /** spec.rescheduleTriggeredAt is later than status.lastScheduledTime. */
@@ -49,6 +58,7 @@ export function schedulingDecision(binding: Readonly<Binding>): SchedulingDecisi
   if (placementChanged(spec.placement, binding.metadata.annotations?.[AppliedPlacementAnnotation])) {
     return { schedule: true, trigger: 'PlacementChanged' };
   }
+  if (!scheduleRecorded(binding)) return { schedule: true, trigger: 'ScheduleUnrecorded' };
   if (replicasChanged(binding)) return { schedule: true, trigger: 'ReplicasChanged' };
   if (rescheduleRequested(spec.rescheduleTriggeredAt, binding.status?.lastScheduledTime)) {
     return { schedule: true, trigger: 'RescheduleTriggered' };
@@ -83,6 +93,31 @@ function placementChanged(placement: Readonly<Placement>, applied: string | unde
     return false;
   }
   return !jsonEqual(placement, recorded);
+}
+
+/**
+ * Whether the binding carries an outcome of a schedule: the time of the last successful one, or a Scheduled
+ * condition (a failed schedule writes only that). Both come from the scheduler's status write.
+ */
+export function scheduleRecorded(binding: Readonly<Pick<Binding, 'status'>>): boolean {
+  const status = binding.status;
+  return (
+    status?.lastScheduledTime !== undefined ||
+    findCondition(status?.conditions, BindingConditionType.Scheduled) !== undefined
+  );
+}
+
+/**
+ * Whether a scheduler is still to give the binding its first outcome: it has a placement, scheduling is not
+ * suspended, and no outcome is recorded. Such a binding's Works (if any) come from a schedule whose status write has
+ * not reached the cache yet: a status computed from it is computed from a binding older than the stored one.
+ */
+export function awaitingScheduleOutcome(binding: Readonly<Pick<Binding, 'spec' | 'status'>>): boolean {
+  return (
+    binding.spec.placement !== undefined &&
+    binding.spec.suspension?.scheduling !== true &&
+    !scheduleRecorded(binding)
+  );
 }
 
 function replicasChanged(binding: Readonly<Binding>): boolean {

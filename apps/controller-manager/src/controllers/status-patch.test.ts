@@ -13,6 +13,7 @@ import {
 } from '@warmstart/api';
 import { ApiError } from '@warmstart/informer-cache';
 import type { WriteClient } from '@warmstart/runtime';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { bindingStatusUpdate } from './aggregate-status.js';
 import { scheduleStatusUpdate } from './schedule-writes.js';
@@ -21,6 +22,7 @@ import {
   type StatusFields,
   type StatusMergePatch,
   statusMergePatch,
+  statusWriteName,
   UnversionedConditionsWriteError,
   writeStatus,
 } from './status-patch.js';
@@ -208,19 +210,57 @@ describe('writeStatus', () => {
   const gvr = KarmadaResources.ResourceBinding;
   const patch = { status: {} };
   const signal = new AbortController().signal;
+  const lines: Record<string, unknown>[] = [];
+  const who = {
+    log: pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) }),
+    controller: 'resource-binding-status',
+    write: 'conditions[FullyApplied]+aggregatedStatus',
+    baseConditions: ['Scheduled'],
+  };
 
   it('a 409 Conflict is an outcome to requeue on, not an error', async () => {
     const conflict = new ApiError(409, 'PATCH', '/x', {
       reason: 'Conflict',
       message: 'the object has been modified',
     });
-    expect(await writeStatus(refusing(conflict), gvr, { name: 'b' }, patch, signal)).toEqual({
+    expect(await writeStatus(refusing(conflict), gvr, { name: 'b' }, patch, signal, who)).toEqual({
       kind: 'conflict',
     });
   });
 
+  it('a 409 leaves one info line naming the controller, the object, the write and what it was computed from', async () => {
+    lines.length = 0;
+    const conflict = new ApiError(409, 'PATCH', '/x', { reason: 'Conflict', message: 'modified' });
+    const guarded = { metadata: { resourceVersion: '41' }, status: { conditions: [] } };
+    await writeStatus(refusing(conflict), gvr, { namespace: 'ns', name: 'b' }, guarded, signal, who);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        controller: 'resource-binding-status',
+        resource: 'resourcebindings',
+        object: 'ns/b',
+        write: 'conditions[FullyApplied]+aggregatedStatus',
+        resourceVersion: '41',
+        baseConditions: ['Scheduled'],
+      }),
+    ]);
+  });
+
   it('any other failure is thrown', async () => {
+    lines.length = 0;
     const forbidden = new ApiError(403, 'PATCH', '/x', { reason: 'Forbidden', message: 'no' });
-    await expect(writeStatus(refusing(forbidden), gvr, { name: 'b' }, patch, signal)).rejects.toBe(forbidden);
+    await expect(writeStatus(refusing(forbidden), gvr, { name: 'b' }, patch, signal, who)).rejects.toBe(
+      forbidden,
+    );
+    expect(lines).toHaveLength(0);
+  });
+});
+
+describe('statusWriteName', () => {
+  it('names the fields, with the condition types the list sets', () => {
+    expect(statusWriteName({ conditions: [], lastScheduledTime: 't' }, ['Scheduled'])).toBe(
+      'conditions[Scheduled]+lastScheduledTime',
+    );
+    expect(statusWriteName({ aggregatedStatus: null }, ['FullyApplied'])).toBe('aggregatedStatus');
   });
 });

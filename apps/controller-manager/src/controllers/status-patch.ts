@@ -11,8 +11,10 @@ import {
   type GroupVersionResource,
   type KubeObject,
   type ObjectKey,
+  toKey,
 } from '@warmstart/informer-cache';
 import type { WriteClient } from '@warmstart/runtime';
+import type { Logger } from '../logger.js';
 
 /** The fields of a status a controller writes; `conditions`, when present, is the whole new list. */
 export type StatusFields = Readonly<Record<string, unknown>> & { readonly conditions?: unknown };
@@ -53,9 +55,32 @@ export type StatusWriteOutcome =
   | { readonly kind: 'written'; readonly object: KubeObject }
   | { readonly kind: 'conflict' };
 
+/** Who sends a status write and what it is, for the one log line a refused write leaves. */
+export interface StatusWriter {
+  readonly log: Logger;
+  /** The controller's name (its queue's). */
+  readonly controller: string;
+  /** What the write carries, e.g. `Scheduled` or `FullyApplied+aggregatedStatus`. */
+  readonly write: string;
+  /**
+   * The condition types of the object the write was computed from: a 409 whose base lacks the other controller's
+   * condition says the cache lagged that controller; one whose base lacks the writer's own says it lagged our write.
+   */
+  readonly baseConditions?: readonly string[] | undefined;
+}
+
+/** The fields a status write carries, its conditions named by the types it sets: `conditions[Scheduled]+lastScheduledTime`. */
+export function statusWriteName(status: StatusFields, conditionTypes: readonly string[]): string {
+  return Object.keys(status)
+    .map((field) => (field === 'conditions' ? `conditions[${conditionTypes.join(',')}]` : field))
+    .join('+');
+}
+
 /**
  * Sends a status merge patch. A 409 is an expected outcome, not an error: the caller requeues and computes the
- * status again from a cache that has seen the other write (Karmada retries on conflict the same way).
+ * status again from a cache that has seen the other write (Karmada retries on conflict the same way). Each 409 is
+ * logged once at info, naming the writer: a requeue is silent otherwise, and the bench's audit log counts refused
+ * writes without saying whose they were.
  */
 export async function writeStatus(
   writer: WriteClient,
@@ -63,12 +88,26 @@ export async function writeStatus(
   key: ObjectKey,
   patch: StatusMergePatch,
   signal: AbortSignal,
+  who: StatusWriter,
 ): Promise<StatusWriteOutcome> {
   try {
     const object = await writer.patchStatus(gvr, key, { type: 'merge', patch }, { signal });
     return { kind: 'written', object };
   } catch (error) {
-    if (error instanceof ApiError && error.isConflict) return { kind: 'conflict' };
+    if (error instanceof ApiError && error.isConflict) {
+      who.log.info(
+        {
+          controller: who.controller,
+          resource: gvr.resource,
+          object: toKey(key),
+          write: who.write,
+          resourceVersion: patch.metadata?.resourceVersion,
+          ...(who.baseConditions !== undefined ? { baseConditions: who.baseConditions } : {}),
+        },
+        'status write refused with 409 (the object moved since it was read); requeued',
+      );
+      return { kind: 'conflict' };
+    }
     throw error;
   }
 }

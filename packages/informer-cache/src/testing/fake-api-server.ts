@@ -732,6 +732,19 @@ export class FakeApiServer {
       default:
         return status(res, 415, 'UnsupportedMediaType', `unsupported patch content type "${contentType}"`);
     }
+    // As kube-apiserver: a patch that sets metadata.resourceVersion is a precondition on the stored version
+    // (optimistic concurrency for patches), refused with 409 when the object has moved since.
+    const precondition = (patch as { metadata?: { resourceVersion?: unknown } } | null)?.metadata
+      ?.resourceVersion;
+    if (
+      old !== undefined &&
+      contentType !== 'application/json-patch+json' &&
+      typeof precondition === 'string' &&
+      precondition !== '' &&
+      precondition !== old.metadata.resourceVersion
+    ) {
+      return conflict(res, state, info);
+    }
     const nextObject = next as KubeObject;
     const merged =
       info.subresource === 'status'
