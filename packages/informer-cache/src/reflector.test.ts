@@ -1,3 +1,4 @@
+import { turnMeter } from '@warmstart/workqueue/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from './clock.js';
 import type { ReflectorEvent } from './events.js';
@@ -431,5 +432,48 @@ describe('Reflector decoding', () => {
     });
     await h.events.waitFor(synced);
     expect(h.store.get('default/a')?.metadata.managedFields).toBeUndefined();
+  });
+});
+
+describe('Reflector decoding a large initial list', { timeout: 60_000 }, () => {
+  // CPU-bound by design; the assertion counts work per turn, not wall time.
+  it('gives the event loop a turn between network chunks once the slice is used', async () => {
+    const server = await FakeApiServer.start({});
+    server.addResource(configmaps);
+    const filler = 'x'.repeat(400);
+    for (let i = 0; i < 4_000; i++) server.create(configmaps, cm(`cm-${i}`, { filler }));
+    const transport = new ApiTransport(server.endpoint());
+    const meter = turnMeter();
+    const perObjectMs = 0.02;
+    let applied = 0;
+    let synced = false;
+    const abort = new AbortController();
+    const done = new Reflector(
+      { gvr: configmaps, transport, backoff: { initialMs: 5, maxMs: 20 } },
+      {
+        onEvent: (e) => {
+          if (e.type === 'init-done') synced = true;
+          if (e.type !== 'init-apply') return;
+          const until = performance.now() + perObjectMs;
+          while (performance.now() < until);
+          meter.record(perObjectMs);
+          applied++;
+        },
+        onError: () => undefined,
+      },
+    ).run(abort.signal);
+    try {
+      await until(() => synced, 30_000);
+    } finally {
+      meter.stop();
+      abort.abort();
+      await done;
+      transport.close();
+      await server.close();
+    }
+    expect(applied).toBe(4_000);
+    // 4,000 objects of 0.02 ms: 80 ms in all, which one turn took whole when the buffered chunks were decoded back
+    // to back. A turn now holds the slice plus one network chunk (at most 64 KiB, ~140 of these objects).
+    expect(Math.max(...meter.perTurn)).toBeLessThanOrEqual(5 + 150 * perObjectMs);
   });
 });
