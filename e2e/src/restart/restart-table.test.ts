@@ -62,7 +62,7 @@ describe('restartTable', () => {
         peakEventLoopDelayMs: 176,
         eventLoopStall: { totalMs: 180, onCpuMs: 41, gcMs: 12, offCpuMs: 139 },
       }),
-    ).toBe('176 ms (on CPU 41, GC 12, off CPU 139)');
+    ).toBe('176 ms (worst stall since start 180 ms: on CPU 41, GC 12, off CPU 139)');
     expect(
       block({
         ...row,
@@ -76,13 +76,15 @@ describe('restartTable', () => {
           otherThreadsCpuMs: 95,
         },
       }),
-    ).toBe('176 ms (on CPU 41, GC 12, off CPU 139 of which waiting for a core 120; other threads on CPU 95)');
+    ).toBe(
+      '176 ms (worst stall since start 180 ms: on CPU 41, GC 12, off CPU 139 of which waiting for a core 120; other threads on CPU 95)',
+    );
     expect(
       block({
         ...row,
         eventLoopStall: { totalMs: 180, onCpuMs: undefined, gcMs: 12, offCpuMs: undefined },
       }),
-    ).toBe('199 ms (GC 12, on/off CPU not measured)');
+    ).toBe('199 ms (worst stall since start 180 ms: GC 12, on/off CPU not measured)');
   });
 });
 

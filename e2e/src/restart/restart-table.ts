@@ -18,7 +18,9 @@ function eventLoopBlock(r: PlainRestartRow): string {
     stall.onCpuMs === undefined || stall.offCpuMs === undefined
       ? `GC ${stall.gcMs}, on/off CPU not measured`
       : `on CPU ${stall.onCpuMs}, GC ${stall.gcMs}, off CPU ${stall.offCpuMs}${stall.runQueueMs === undefined ? '' : ` of which waiting for a core ${stall.runQueueMs}`}${stall.otherThreadsCpuMs === undefined ? '' : `; other threads on CPU ${stall.otherThreadsCpuMs}`}`;
-  return `${r.peakEventLoopDelayMs} ms (${split})`;
+  // The recorder starts before the modules load, so its worst stall may be the start-up's, which the lag
+  // figure (measured from when the metrics are registered) does not include: both are given.
+  return `${r.peakEventLoopDelayMs} ms (worst stall since start ${stall.totalMs} ms: ${split})`;
 }
 
 /**
