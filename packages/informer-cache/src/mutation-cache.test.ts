@@ -172,6 +172,34 @@ describe('MutationCache through readYourWritesReader and recordingWriter', () =>
       expect(await reader.get(configmaps, 'default/existing')).toBeUndefined();
     });
 
+    it("keeps the reader's answer when the informer has not moved since the read began", async () => {
+      const s = await setup();
+      s.lag();
+      await s.writer.create(configmaps, cm('new', {}, { app: 'web' }));
+      // Copies, to tell the reader's answer from a second read of the store.
+      const store = new CacheReader(s.f.manager);
+      const answered: KubeObject[] = [];
+      const keep = <T extends KubeObject>(objects: T[]): T[] => {
+        const copies = objects.map((o) => structuredClone(o));
+        answered.push(...copies);
+        return copies;
+      };
+      const reader = readYourWritesReader(
+        {
+          get: async (gvr, key, options) =>
+            keep([await store.get(gvr, key, options)].filter((o) => o !== undefined))[0],
+          list: async (gvr, options) => keep(await store.list(gvr, options)),
+          byIndex: async (gvr, index, value, options) =>
+            keep(await store.byIndex(gvr, index, value, options)),
+        },
+        s.cache,
+      );
+      expect(await reader.get(configmaps, 'default/existing')).toBe(answered.at(-1));
+      const listed = await reader.list(configmaps);
+      expect(names(listed)).toEqual(['existing', 'new']);
+      expect(listed).toContain(answered.at(-1));
+    });
+
     it('list and byIndex show our create and update', async () => {
       const s = await setup();
       s.lag();
