@@ -2,6 +2,12 @@
 // (client-go's MutationCache idea), so a reconcile that runs again before its own write reaches the cache sees that
 // write instead of acting on the older state (a second create answered 409 AlreadyExists, a second status write).
 // It only ever holds write responses: nothing in it was read from the API server.
+//
+// A read is two steps, the store's answer and then the overlay, with `await`s in between. An informer event applied
+// in between (a reflector resuming in the same event-loop turn as the reading worker) can bring the store up to one
+// of our writes: the overlay then drops the write as caught up, while the answer in hand predates it. So a reader
+// marks the informer's position before the store read (`mark`), and when the informer has moved on by the overlay,
+// the overlay reads the store again, in the same synchronous step as its own look at the entries.
 import { realClock } from './clock.js';
 import { gvrToString, toKey } from './gvr.js';
 import type { SharedInformer } from './informer.js';
@@ -117,20 +123,47 @@ export class MutationCache {
     this.#put({ kind: 'deleted', informer, resource, key: k, rv, expiresAt: this.#expiry() });
   }
 
-  /** The newer of the store's object and our last write of it; undefined when our delete is newer. */
-  get<T extends KubeObject>(gvr: GroupVersionResource, key: ObjectKey, stored: T | undefined): T | undefined {
-    const resource = gvrToString(gvr);
-    const entry = this.#live(resource, toKey(key));
-    if (entry === undefined) return stored;
-    return entry.kind === 'deleted' ? undefined : (entry.object as T);
+  /**
+   * Where `gvr`'s informer is now, to take before reading its store and to pass with the answer (`since`): an
+   * answer from a store the informer has moved on from is read again before the overlay (see the top of the file).
+   */
+  mark(gvr: GroupVersionResource): string {
+    return this.#manager.informer(gvr)?.lastSyncResourceVersion ?? '';
   }
 
-  /** `stored` (a list from the store) with our newer writes in place, our creates added and our deletes removed. */
-  list<T extends KubeObject>(gvr: GroupVersionResource, stored: T[], options: ListOptions = {}): T[] {
+  /**
+   * The newer of the store's object and our last write of it; undefined when our delete is newer. `stored` is
+   * read again from the store when the informer moved on after `since` (`mark`) was taken.
+   */
+  get<T extends KubeObject>(
+    gvr: GroupVersionResource,
+    key: ObjectKey,
+    stored: T | undefined,
+    since?: string,
+  ): T | undefined {
+    const resource = gvrToString(gvr);
+    const entry = this.#live(resource, toKey(key));
+    if (entry !== undefined) return entry.kind === 'deleted' ? undefined : (entry.object as T);
+    const moved = this.#movedSince(gvr, since);
+    return moved === undefined ? stored : (moved.lister.get(key) as T | undefined);
+  }
+
+  /**
+   * `stored` (a list from the store) with our newer writes in place, our creates added and our deletes removed;
+   * `since` as in `get`.
+   */
+  list<T extends KubeObject>(
+    gvr: GroupVersionResource,
+    stored: T[],
+    options: ListOptions = {},
+    since?: string,
+  ): T[] {
     const selector = toSelector(options.labelSelector);
     return this.#overlay(
       gvr,
       stored,
+      since,
+      (informer) => informer.lister.list(options) as T[],
       (o) =>
         (options.namespace === undefined || (o.metadata.namespace ?? '') === options.namespace) &&
         selector.matches(o.metadata.labels),
@@ -143,17 +176,40 @@ export class MutationCache {
     indexName: string,
     value: string,
     stored: T[],
+    since?: string,
   ): T[] {
     const informer = this.#manager.informer(gvr);
     if (informer === undefined) return stored;
-    return this.#overlay(gvr, stored, (o) => informer.store.indexValues(indexName, o).includes(value));
+    return this.#overlay(
+      gvr,
+      stored,
+      since,
+      (i) => i.lister.byIndex(indexName, value) as T[],
+      (o) => informer.store.indexValues(indexName, o).includes(value),
+    );
+  }
+
+  /**
+   * The informer, when it has synced and moved on since the mark `since` was taken: an answer read from its store
+   * before may be older than a write the overlay now finds caught up, so the store is read again. Undefined when
+   * the answer stands (no mark given, the store has not moved, or the informer has not synced).
+   */
+  #movedSince(gvr: GroupVersionResource, since: string | undefined): SharedInformer | undefined {
+    if (since === undefined) return undefined;
+    const informer = this.#manager.informer(gvr);
+    if (informer === undefined || !informer.hasSynced) return undefined;
+    return informer.lastSyncResourceVersion === since ? undefined : informer;
   }
 
   #overlay<T extends KubeObject>(
     gvr: GroupVersionResource,
-    stored: T[],
+    answer: T[],
+    since: string | undefined,
+    reread: (informer: SharedInformer) => T[],
     matches: (o: KubeObject) => boolean,
   ): T[] {
+    const moved = this.#movedSince(gvr, since);
+    const stored = moved === undefined ? answer : reread(moved);
     const resource = gvrToString(gvr);
     const held = this.#byResource.get(resource);
     if (held === undefined || held.size === 0) return stored;

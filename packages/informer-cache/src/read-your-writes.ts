@@ -40,12 +40,23 @@ export function recordingWriter(writer: WriteMethods, cache: MutationCache): Wri
   };
 }
 
-/** `reader`, with the objects recorded in `cache` served in place of older cached ones. */
+/**
+ * `reader`, with the objects recorded in `cache` served in place of older cached ones. The mark is taken before
+ * the store read: the informer may catch up with one of our writes before the overlay runs (see mutation-cache.ts).
+ */
 export function readYourWritesReader(reader: Reader, cache: MutationCache): Reader {
   return {
-    get: async (gvr, key, options) => cache.get(gvr, key, await reader.get(gvr, key, options)),
-    list: async (gvr, options) => cache.list(gvr, await reader.list(gvr, options), options),
-    byIndex: async (gvr, index, value, options) =>
-      cache.byIndex(gvr, index, value, await reader.byIndex(gvr, index, value, options)),
+    get: async (gvr, key, options) => {
+      const since = cache.mark(gvr);
+      return cache.get(gvr, key, await reader.get(gvr, key, options), since);
+    },
+    list: async (gvr, options) => {
+      const since = cache.mark(gvr);
+      return cache.list(gvr, await reader.list(gvr, options), options, since);
+    },
+    byIndex: async (gvr, index, value, options) => {
+      const since = cache.mark(gvr);
+      return cache.byIndex(gvr, index, value, await reader.byIndex(gvr, index, value, options), since);
+    },
   };
 }
