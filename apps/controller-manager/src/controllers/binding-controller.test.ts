@@ -5,15 +5,10 @@
 // the override manager adds ApplyOverridePolicyFailed on the template. No condition is set on the binding; the
 // error requeues it with backoff. The failing cluster's existing Work is neither updated nor deleted.
 import { BuiltinResources, KarmadaResources, workName } from '@warmstart/api';
-import { ApiTransport, MultiClusterInformerManager } from '@warmstart/informer-cache';
 import { FakeApiServer, type RecordedRequest } from '@warmstart/informer-cache/testing';
-import { Manager } from '@warmstart/runtime';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ManagerContext } from '../context.js';
-import { ManagerMetrics } from '../metrics.js';
-import { parseOptions } from '../options.js';
 import { bindingControllers } from './binding-controller.js';
+import { fakeServerContext } from './testing/fake-server-context.js';
 import { cluster } from './testing/fixtures.js';
 
 const { Deployment, Event } = BuiltinResources;
@@ -88,18 +83,7 @@ async function start(before: (server: FakeApiServer) => void = () => {}) {
   });
 
   before(server);
-  const options = parseOptions([]);
-  if (options === 'help') throw new Error('parseOptions([]) asked for help');
-  const manager = new Manager({ transport: new ApiTransport(server.endpoint()) });
-  const ctx: ManagerContext = {
-    options,
-    log: pino({ level: 'silent' }),
-    metrics: new ManagerMetrics(options.cacheSyncStrategy),
-    manager,
-    host: manager.informers,
-    members: new MultiClusterInformerManager({}),
-    isLeader: () => true,
-  };
+  const { ctx, manager } = fakeServerContext(server);
   // The detector registers the template's informer in the manager; here the test does.
   manager.informers.forResource(Deployment);
   bindingControllers(ctx);

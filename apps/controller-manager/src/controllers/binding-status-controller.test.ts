@@ -3,16 +3,11 @@
 // manager's reader serves the controller's own write responses (MutationCache, read-your-writes) over the cache,
 // so the second reconcile sees the finished Job, as Karmada does by reading the template from the API server.
 import { Annotations, BuiltinResources, KarmadaResources } from '@warmstart/api';
-import { ApiTransport, MultiClusterInformerManager } from '@warmstart/informer-cache';
 import { FakeApiServer, type RecordedRequest, until } from '@warmstart/informer-cache/testing';
-import { Manager } from '@warmstart/runtime';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ManagerContext } from '../context.js';
-import { ManagerMetrics } from '../metrics.js';
-import { parseOptions } from '../options.js';
 import { BINDING_STATUS_CONTROLLER, bindingStatusControllers } from './binding-status-controller.js';
 import { appliedPlacementValue } from './scheduling-trigger.js';
+import { fakeServerContext } from './testing/fake-server-context.js';
 import { AppliedPlacementAnnotation } from './well-known.js';
 
 const Job = BuiltinResources.Job;
@@ -94,19 +89,7 @@ async function start() {
   });
   server.create(Work, work(undefined));
 
-  const options = parseOptions([]);
-  if (options === 'help') throw new Error('parseOptions([]) asked for help');
-  const log = pino({ level: 'silent' });
-  const manager = new Manager({ transport: new ApiTransport(server.endpoint()) });
-  const ctx: ManagerContext = {
-    options,
-    log,
-    metrics: new ManagerMetrics(options.cacheSyncStrategy),
-    manager,
-    host: manager.informers,
-    members: new MultiClusterInformerManager({}),
-    isLeader: () => true,
-  };
+  const { ctx, manager } = fakeServerContext(server);
   // The detector registers the template's informer in the manager; here the test does.
   manager.informers.forResource(Job);
   const [controller] = bindingStatusControllers(ctx);
@@ -198,20 +181,7 @@ describe('binding status controller: a Work applied before the binding cache has
     const { status: _applied, ...unapplied } = work(undefined);
     server.create(Work, unapplied);
 
-    const options = parseOptions([]);
-    if (options === 'help') throw new Error('parseOptions([]) asked for help');
-    const lines: Record<string, unknown>[] = [];
-    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-    const manager = new Manager({ transport: new ApiTransport(server.endpoint()) });
-    const ctx: ManagerContext = {
-      options,
-      log,
-      metrics: new ManagerMetrics(options.cacheSyncStrategy),
-      manager,
-      host: manager.informers,
-      members: new MultiClusterInformerManager({}),
-      isLeader: () => true,
-    };
+    const { ctx, manager, lines } = fakeServerContext(server, { captureLog: true });
     manager.informers.forResource(Job);
     const [controller] = bindingStatusControllers(ctx);
     const stop = new AbortController();

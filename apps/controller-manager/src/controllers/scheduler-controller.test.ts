@@ -2,16 +2,11 @@
 // the next pass. The spec patch that went before it already landed, so the binding's spec looks up to date (for a
 // Divided binding nothing else asks for a schedule); the Scheduled condition must still be written.
 import { BindingConditionType, KarmadaResources, type Placement, type ResourceBinding } from '@warmstart/api';
-import { ApiTransport, MultiClusterInformerManager } from '@warmstart/informer-cache';
 import { FakeApiServer, type RecordedRequest, until } from '@warmstart/informer-cache/testing';
-import { Manager } from '@warmstart/runtime';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ManagerContext } from '../context.js';
-import { ManagerMetrics } from '../metrics.js';
-import { parseOptions } from '../options.js';
 import { SCHEDULER, schedulerController } from './scheduler-controller.js';
 import { appliedPlacementValue } from './scheduling-trigger.js';
+import { fakeServerContext } from './testing/fake-server-context.js';
 import { type BindingOptions, cluster, resourceBinding } from './testing/fixtures.js';
 import { AppliedPlacementAnnotation } from './well-known.js';
 
@@ -44,20 +39,7 @@ async function start(prepare: (server: FakeApiServer) => void, binding: BindingO
   server.create(RB, { ...rest, metadata: settable });
   prepare(server);
 
-  const options = parseOptions([]);
-  if (options === 'help') throw new Error('parseOptions([]) asked for help');
-  const lines: Record<string, unknown>[] = [];
-  const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-  const manager = new Manager({ transport: new ApiTransport(server.endpoint()) });
-  const ctx: ManagerContext = {
-    options,
-    log,
-    metrics: new ManagerMetrics(options.cacheSyncStrategy),
-    manager,
-    host: manager.informers,
-    members: new MultiClusterInformerManager({}),
-    isLeader: () => true,
-  };
+  const { ctx, manager, lines } = fakeServerContext(server, { captureLog: true });
   const controller = schedulerController(ctx);
   const stop = new AbortController();
   const running = manager.run(stop.signal);
