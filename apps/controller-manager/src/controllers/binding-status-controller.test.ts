@@ -104,6 +104,18 @@ async function start() {
   return { server, controller: controller! };
 }
 
+/** Waits until the controller has nothing queued, delayed or in flight. */
+function idle(controller: { status(): { inFlight: number; queueDepth: number; delayed: number } }) {
+  return until(
+    () => {
+      const s = controller.status();
+      return s.inFlight === 0 && s.queueDepth === 0 && s.delayed === 0;
+    },
+    5_000,
+    'the binding status controller idle',
+  );
+}
+
 const jobStatusPatch = (r: RecordedRequest) =>
   r.method === 'PATCH' && r.resource === 'batch/v1/jobs' && r.name === 'pi' && r.subresource === 'status';
 const bindingStatusPatch = (r: RecordedRequest) =>
@@ -132,14 +144,7 @@ describe('binding status controller: a finished Job template', () => {
       5_000,
       'the binding status written for the changed Work',
     );
-    await until(
-      () => {
-        const s = controller.status();
-        return s.inFlight === 0 && s.queueDepth === 0 && s.delayed === 0;
-      },
-      5_000,
-      'the binding status controller idle',
-    );
+    await idle(controller);
 
     expect(server.requestsWhere(jobStatusPatch)).toHaveLength(1);
     expect(controller.status().lastError).toBeUndefined();
@@ -244,14 +249,7 @@ describe('binding status controller: a Work applied before the binding cache has
       5_000,
       'the binding status written once the cache has the scheduler’s status',
     );
-    await until(
-      () => {
-        const s = controller.status();
-        return s.inFlight === 0 && s.queueDepth === 0 && s.delayed === 0;
-      },
-      5_000,
-      'the binding status controller idle',
-    );
+    await idle(controller);
     const stored = server.get(ResourceBinding, bindingKey) as {
       status?: { conditions?: { type: string }[] };
     };
