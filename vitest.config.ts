@@ -22,6 +22,7 @@ export default defineConfig({
             'apps/*/src/**/*.test.ts',
             'examples/*/src/**/*.test.ts',
             'e2e/src/**/*.test.ts',
+            'e2e/bench/**/*.test.ts',
           ],
           exclude: [
             '**/*.int.test.ts',

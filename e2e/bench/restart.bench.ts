@@ -20,7 +20,7 @@ import {
   type RestartRow,
   type Strategy,
 } from '../src/restart/scenario.js';
-import { cachedHostResources, type ReadinessFloor, readinessFloor } from './readiness-floor.js';
+import { cachedResources, floorMs, floorNote, readinessFloor } from './readiness-floor.js';
 
 const { values } = parseArgs({
   options: {
@@ -81,9 +81,14 @@ try {
     `[bench] first propagation in ${Math.round(first.firstPropagation.durationMs / 1000)} s (until every queue drained):\n${propagationSummary}\n\n${propagationTable}\n`,
   );
   // The floor of /readyz, measured here, between the first propagation and the restarts, with the manager idle.
+  const clusters = [load.host, ...load.members];
   const floor = await readinessFloor(
-    load.host.managerKubeconfig,
-    cachedHostResources(await manager.metrics()),
+    [...cachedResources(await manager.metrics())].map(([cluster, resources]) => {
+      const info = clusters.find((c) => c.name === cluster);
+      if (!info)
+        throw new Error(`the manager caches resources of "${cluster}", which this bench did not start`);
+      return { cluster, kubeconfig: info.managerKubeconfig, resources };
+    }),
   );
   process.stderr.write(`[bench] readiness floor: ${JSON.stringify(floor)}\n`);
   const rows: RestartRow[] = [];
@@ -145,15 +150,6 @@ try {
   }
 } finally {
   await set.down();
-}
-
-/** The faster of the two floors: the soonest any client could hold every cached host object. */
-function floorMs(floor: ReadinessFloor): number {
-  return Math.min(floor.listMs, floor.watchListMs);
-}
-
-function floorNote(floor: ReadinessFloor): string {
-  return `Readiness floor, same run (the ${floor.resources.length} host resources the manager caches, ${floor.objects} objects, fetched in parallel and parsed, nothing kept): paged LIST ${(floor.listMs / 1000).toFixed(2)} s, WatchList ${(floor.watchListMs / 1000).toFixed(2)} s; "/readyz ÷ floor" divides by the faster.`;
 }
 
 function svgChart(rows: readonly PlainRestartRow[], n: number): string {
