@@ -73,8 +73,9 @@ describe('scheduler: a status write refused with 409', () => {
       status: 'True',
       reason: 'Success',
     });
-    // (The fake API server's generation does not follow the API server's rules; that the write carries one is enough.)
-    expect(stored.status?.schedulerObservedGeneration).toBeTypeOf('number');
+    // Created as generation 1; the spec patch made it 2, and that is what the schedule observed.
+    expect(stored.metadata.generation).toBe(2);
+    expect(stored.status?.schedulerObservedGeneration).toBe(2);
     expect(server.requestsWhere(bindingStatusPatch)).toHaveLength(2);
     expect(controller.status().lastError).toBeUndefined();
     // The refused write left one line saying whose it was.
