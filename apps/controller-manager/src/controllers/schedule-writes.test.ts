@@ -2,6 +2,7 @@ import type { Placement } from '@warmstart/api';
 import { describe, expect, it } from 'vitest';
 import {
   afterSchedulePatch,
+  observedGenerationUpdate,
   scheduledCondition,
   schedulePatch,
   scheduleStatusUpdate,
@@ -217,6 +218,25 @@ describe('scheduleStatusUpdate', () => {
       NOW,
     );
     expect(status?.schedulerObservingAffinityName).toBe('backup');
+  });
+});
+
+describe('observedGenerationUpdate', () => {
+  // Karmada f8fdd02df3760fd9521624f284877fa84e7be6ef, doScheduleBinding with nothing to schedule: the generation
+  // alone when it differs, nothing when it does not.
+  const status = { schedulerObservedGeneration: 3, lastScheduledTime: NOW };
+  it('a generation past the observed one: that generation, nothing else', () => {
+    expect(observedGenerationUpdate(resourceBinding({ generation: 4, status }))).toEqual({
+      schedulerObservedGeneration: 4,
+    });
+  });
+  it('a binding never observed: its generation', () => {
+    expect(observedGenerationUpdate(resourceBinding({ generation: 1 }))).toEqual({
+      schedulerObservedGeneration: 1,
+    });
+  });
+  it('caught up: nothing', () => {
+    expect(observedGenerationUpdate(resourceBinding({ generation: 3, status }))).toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
 // What the scheduler writes after a schedule, and only when it differs from the cached binding: the spec patch
 // (spec.clusters plus the applied-placement record) and the status (Scheduled condition, observed generation,
-// last scheduled time, affinity term). Unchanged in, nothing out.
+// last scheduled time, affinity term); after a pass with nothing to schedule, the observed generation alone.
+// Unchanged in, nothing out.
 import { BindingConditionType, type ResourceBindingStatus, type TargetCluster } from '@warmstart/api';
 import type { Binding } from './binding.js';
 import { type ConditionDraft, conditionChanged, findCondition, setCondition } from './conditions.js';
@@ -128,6 +129,22 @@ export function scheduleStatusUpdate(
       : {}),
     lastScheduledTime: now,
   };
+}
+
+/**
+ * The status write of a pass that finds nothing to schedule while metadata.generation has moved past
+ * status.schedulerObservedGeneration (the detector carried a template edit into the spec, e.g. a new
+ * spec.resource.resourceVersion): the generation alone, so whoever waits for the scheduler to have seen the latest
+ * spec (Karmada's graceful eviction and deployment replicas syncer compare the two) sees that it has. Conditions
+ * and lastScheduledTime stay as the last schedule left them, as with Karmada's scheduler (pkg/scheduler/scheduler.go
+ * doScheduleBinding and doScheduleClusterBinding at f8fdd02, a status merge patch of the one field). Undefined
+ * when the two already agree: nothing new, nothing written.
+ */
+export function observedGenerationUpdate(binding: Readonly<Binding>): ScheduleStatus | undefined {
+  const generation = binding.metadata.generation;
+  if (generation === undefined || generation === binding.status?.schedulerObservedGeneration)
+    return undefined;
+  return { schedulerObservedGeneration: generation };
 }
 
 /** Same clusters with the same replicas and components, in any order (a missing replicas field is 0). */

@@ -1,7 +1,8 @@
 // The scheduler: static placement of ResourceBindings and ClusterResourceBindings onto member clusters,
 // written as spec.clusters (with the applied-placement annotation) and the Scheduled condition, a write that cannot
-// drop the binding status controller's FullyApplied (status-patch.ts). It reads bindings and Clusters from the
-// cache and writes only when the result differs from what is stored.
+// drop the binding status controller's FullyApplied (status-patch.ts); a binding whose spec moved without needing a
+// schedule gets status.schedulerObservedGeneration alone. It reads bindings and Clusters from the cache and writes
+// only when the result differs from what is stored.
 import { BindingConditionType, KarmadaResources } from '@warmstart/api';
 import { Controller } from '@warmstart/runtime';
 import type { ManagerContext } from '../context.js';
@@ -11,9 +12,14 @@ import { type AnyBinding, bindingKey, parseBindingKey } from './binding-keys.js'
 import { clusterChangeCanMovePlacements } from './cluster-change.js';
 import { targetsTerminatingCluster } from './cluster-removal.js';
 import { placementProblems } from './placement-problems.js';
-import { afterSchedulePatch, schedulePatch, scheduleStatusUpdate } from './schedule-writes.js';
+import {
+  afterSchedulePatch,
+  observedGenerationUpdate,
+  schedulePatch,
+  scheduleStatusUpdate,
+} from './schedule-writes.js';
 import { scheduleBinding } from './scheduler.js';
-import { schedulingNeeded } from './scheduling-trigger.js';
+import { schedulingDecision } from './scheduling-trigger.js';
 import { statusMergePatch, statusWriteName, writeStatus } from './status-patch.js';
 import { AppliedPlacementAnnotation } from './well-known.js';
 
@@ -39,11 +45,24 @@ export function schedulerController(ctx: ManagerContext): Controller {
         return;
       }
       const clusters = await reader.list(KarmadaResources.Cluster, { signal });
-      if (
-        !unfinished.has(key) &&
-        !schedulingNeeded(binding) &&
-        !targetsTerminatingCluster(binding, clusters)
-      ) {
+      const decision = schedulingDecision(binding);
+      if (!unfinished.has(key) && !decision.schedule && !targetsTerminatingCluster(binding, clusters)) {
+        // Nothing to schedule, but a spec change that does not move the placement still counts as observed. Only
+        // for a binding that is up to date: Karmada writes nothing for a deleting one, and never reaches this for
+        // a suspended one (its event filter drops them) or one without a placement (an error there).
+        const observed =
+          decision.reason === 'UpToDate' && decision.observedGenerationStale
+            ? observedGenerationUpdate(binding)
+            : undefined;
+        if (observed) {
+          // No conditions in it, so no precondition and no 409 (status-patch.ts); the recording writer holds the
+          // answer until the update event arrives, so the passes that event and others trigger write nothing.
+          await writeStatus(writer, gvr, { namespace, name }, statusMergePatch(binding, observed), signal, {
+            log: ctx.log,
+            controller: SCHEDULER,
+            write: statusWriteName(observed, []),
+          });
+        }
         return;
       }
       const result = scheduleBinding(binding, clusters);

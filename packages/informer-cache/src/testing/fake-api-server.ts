@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isDeepStrictEqual } from 'node:util';
 import type { ClusterEndpoint } from '../endpoint.js';
 import { apiVersionOf, gvrToString, keyOf } from '../gvr.js';
 import { parseSelector } from '../label-selector.js';
@@ -338,7 +339,7 @@ export class FakeApiServer {
         resourceVersion: String(++this.#rv),
         creationTimestamp:
           old?.metadata.creationTimestamp ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-        generation: old === undefined ? 1 : (old.metadata.generation ?? 1) + 1,
+        generation: old === undefined ? 1 : nextGeneration(old, object),
       },
     };
   }
@@ -771,6 +772,20 @@ export class FakeApiServer {
     }
     json(res, 200, this.remove(state.gvr, key));
   }
+}
+
+// As kube-apiserver for a resource with a status subresource: metadata.generation moves when something outside
+// metadata and status changes, so a status write or a label edit leaves it alone. A controller that records the
+// generation it observed in the status (schedulerObservedGeneration) would otherwise never catch up here.
+function nextGeneration(old: KubeObject, next: KubeObject): number {
+  const generation = old.metadata.generation ?? 1;
+  return isDeepStrictEqual(specOf(old), specOf(next)) ? generation : generation + 1;
+}
+
+/** Everything but type, metadata and status, as JSON would carry it (a field set to undefined is absent). */
+function specOf(object: KubeObject): unknown {
+  const { apiVersion: _a, kind: _k, metadata: _m, status: _s, ...rest } = object;
+  return JSON.parse(JSON.stringify(rest));
 }
 
 function verbOf(method: string, info: PathInfo, q: URLSearchParams): string {

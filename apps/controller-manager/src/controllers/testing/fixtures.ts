@@ -119,7 +119,10 @@ export function resourceBinding(o: BindingOptions = {}): ResourceBinding {
 }
 
 export function clusterResourceBinding(
-  o: { id?: string; clusters?: readonly TargetCluster[] } = {},
+  o: Pick<
+    BindingOptions,
+    'id' | 'annotations' | 'placement' | 'replicas' | 'clusters' | 'spec' | 'status'
+  > = {},
 ): ClusterResourceBinding {
   return deepFreeze({
     apiVersion: 'work.karmada.io/v1alpha2',
@@ -128,6 +131,7 @@ export function clusterResourceBinding(
       name: 'reader-clusterrole',
       generation: 1,
       labels: { 'clusterresourcebinding.karmada.io/permanent-id': o.id ?? 'crb-id-1' },
+      ...(o.annotations ? { annotations: o.annotations } : {}),
     },
     spec: {
       resource: {
@@ -136,8 +140,12 @@ export function clusterResourceBinding(
         name: 'reader',
         uid: 'cr-uid',
       },
+      ...(o.placement ? { placement: o.placement } : {}),
+      ...(o.replicas !== undefined ? { replicas: o.replicas } : {}),
       ...(o.clusters ? { clusters: o.clusters } : {}),
+      ...o.spec,
     },
+    ...(o.status ? { status: o.status } : {}),
   });
 }
 
