@@ -7,6 +7,7 @@ import { FakeApiServer, type RecordedRequest, until } from '@warmstart/informer-
 import { afterEach, describe, expect, it } from 'vitest';
 import { BINDING_STATUS_CONTROLLER, bindingStatusControllers } from './binding-status-controller.js';
 import { appliedPlacementValue } from './scheduling-trigger.js';
+import { idle } from './testing/controller-idle.js';
 import { fakeServerContext } from './testing/fake-server-context.js';
 import { AppliedPlacementAnnotation } from './well-known.js';
 
@@ -104,18 +105,6 @@ async function start() {
   return { server, controller: controller! };
 }
 
-/** Waits until the controller has nothing queued, delayed or in flight. */
-function idle(controller: { status(): { inFlight: number; queueDepth: number; delayed: number } }) {
-  return until(
-    () => {
-      const s = controller.status();
-      return s.inFlight === 0 && s.queueDepth === 0 && s.delayed === 0;
-    },
-    5_000,
-    'the binding status controller idle',
-  );
-}
-
 const jobStatusPatch = (r: RecordedRequest) =>
   r.method === 'PATCH' && r.resource === 'batch/v1/jobs' && r.name === 'pi' && r.subresource === 'status';
 const bindingStatusPatch = (r: RecordedRequest) =>
@@ -144,7 +133,7 @@ describe('binding status controller: a finished Job template', () => {
       5_000,
       'the binding status written for the changed Work',
     );
-    await idle(controller);
+    await idle(controller, 'the binding status controller');
 
     expect(server.requestsWhere(jobStatusPatch)).toHaveLength(1);
     expect(controller.status().lastError).toBeUndefined();
@@ -249,7 +238,7 @@ describe('binding status controller: a Work applied before the binding cache has
       5_000,
       'the binding status written once the cache has the scheduler’s status',
     );
-    await idle(controller);
+    await idle(controller, 'the binding status controller');
     const stored = server.get(ResourceBinding, bindingKey) as {
       status?: { conditions?: { type: string }[] };
     };

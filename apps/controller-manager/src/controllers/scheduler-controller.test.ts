@@ -14,6 +14,7 @@ import { FakeApiServer, type RecordedRequest, until } from '@warmstart/informer-
 import { afterEach, describe, expect, it } from 'vitest';
 import { SCHEDULER, schedulerController } from './scheduler-controller.js';
 import { appliedPlacementValue } from './scheduling-trigger.js';
+import { idle } from './testing/controller-idle.js';
 import { fakeServerContext } from './testing/fake-server-context.js';
 import { type BindingOptions, cluster, clusterResourceBinding, resourceBinding } from './testing/fixtures.js';
 import { AppliedPlacementAnnotation } from './well-known.js';
@@ -190,19 +191,8 @@ describe('scheduler: a spec change that needs no schedule', () => {
       5_000,
       'the scheduler started with its first lists delivered',
     );
-    await idle(controller);
+    await idle(controller, 'the scheduler');
     return { manager, controller, halt };
-  }
-
-  function idle(controller: { status(): { inFlight: number; queueDepth: number; delayed: number } }) {
-    return until(
-      () => {
-        const s = controller.status();
-        return s.inFlight === 0 && s.queueDepth === 0 && s.delayed === 0;
-      },
-      5_000,
-      'the scheduler idle',
-    );
   }
 
   /** What the detector writes for a template edit: a new spec.resource.resourceVersion, the placement as it was. */
@@ -232,7 +222,7 @@ describe('scheduler: a spec change that needs no schedule', () => {
       5_000,
       'the observed generation cached',
     );
-    await idle(first.controller);
+    await idle(first.controller, 'the scheduler');
 
     expect(written(server.requestsWhere(bindingWrite))).toEqual([
       {
@@ -268,7 +258,7 @@ describe('scheduler: a spec change that needs no schedule', () => {
       5_000,
       'the label update cached',
     );
-    await idle(run.controller);
+    await idle(run.controller, 'the scheduler');
     expect(server.requestsWhere(bindingWrite)).toEqual([]);
   });
 
@@ -281,7 +271,7 @@ describe('scheduler: a spec change that needs no schedule', () => {
       5_000,
       'the edit cached',
     );
-    await idle(run.controller);
+    await idle(run.controller, 'the scheduler');
     expect(server.requestsWhere(bindingWrite)).toEqual([]);
   });
 
@@ -300,7 +290,7 @@ describe('scheduler: a spec change that needs no schedule', () => {
       5_000,
       'the observed generation cached',
     );
-    await idle(run.controller);
+    await idle(run.controller, 'the scheduler');
 
     expect(written(server.requestsWhere(bindingWrite))).toEqual([
       {
