@@ -1,5 +1,5 @@
 // pnpm bench:restart --workloads N [--json FILE] [--members 2] [--apiserver-arg=--flag=value ...]
-//                    [--apiserver-env=NAME=value ...] [--cpu-prof DIR]
+//                    [--apiserver-env=NAME=value ...] [--manager-arg=--flag=value ...] [--cpu-prof DIR]
 // Boots a local control plane (host + members), seeds N workloads with policies, propagates them once, then
 // restarts the manager under each strategy (block-reads, gate-start, fallback; SIGKILL), then block-reads after a
 // graceful SIGTERM and as a fail-over to a warm standby, on the same load, and writes
@@ -32,6 +32,8 @@ const { values } = parseArgs({
     'apiserver-arg': { type: 'string', multiple: true, default: [] },
     // e.g. GOMEMLIMIT, so a Go heap collects before its slack outgrows the machine.
     'apiserver-env': { type: 'string', multiple: true, default: [] },
+    // Extra manager flags for every manager the bench starts, recorded under the table like the server's.
+    'manager-arg': { type: 'string', multiple: true, default: [] },
     // After the table's rows, one more block-reads SIGKILL restart whose manager writes a V8 CPU profile here when
     // the bench stops it; its row is printed, not tabled (profiling slows it).
     'cpu-prof': { type: 'string' },
@@ -50,6 +52,13 @@ const apiserverEnv = Object.fromEntries(
     return [e.slice(0, at), e.slice(at + 1)];
   }),
 );
+const managerArgs = values['manager-arg'];
+for (const a of managerArgs)
+  if (!a.startsWith('--'))
+    throw new Error(
+      `--manager-arg takes a manager flag such as --informer-initial-sync=paged-list, not "${a}"`,
+    );
+process.env.WARMSTART_MANAGER_ARGS = managerArgs.join('\n');
 const serverSettings = [...apiserverArgs, ...values['apiserver-env']];
 const workloads = Number(values.workloads);
 const members = Number(values.members);
@@ -139,7 +148,7 @@ try {
   const table = restartTable(plain, floorMs(floor));
   await writeFile(
     `${base}.md`,
-    `${table}\n\n${floorNote(floor)}\n\n${changePathList(plain)}\n\nFirst propagation (until every queue drained; CPU as a share of the machine, with CPU seconds):\n\n${propagationSummary}\n\nIts host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
+    `${table}\n\n${floorNote(floor)}\n\n${changePathList(plain)}\n\nFirst propagation (until every queue drained; CPU as a share of the machine, with CPU seconds):\n\n${propagationSummary}\n\nIts host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerArgs.length > 0 ? ` Manager flags added: ${managerArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
   );
   if (failures.length > 0) await writeFile(`${base}.failures.txt`, `${failures.join('\n\n')}\n`);
   await writeFile(`${base}.svg`, svgChart(plain, workloads));

@@ -8,6 +8,7 @@ import {
   ApiTransport,
   type ClusterEndpoint,
   endpointFromKubeConfig,
+  type InformerDefaults,
   MultiClusterInformerManager,
   type RateLimitOptions,
   staticEndpoint,
@@ -57,6 +58,14 @@ export interface ListeningAddresses {
   readonly probes: string | undefined;
   readonly metrics: string | undefined;
   readonly dashboard: string | undefined;
+}
+
+/** What every informer of the manager, host or member, starts with. */
+function informerDefaults(options: ManagerOptions): InformerDefaults {
+  return {
+    watchList: options.informerInitialSync === 'paged-list' ? 'never' : 'auto',
+    ...(options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {}),
+  };
 }
 
 /** A server as a runnable of the servers group: it listens at start and closes at stop. */
@@ -117,7 +126,7 @@ async function runWithStalls(
     log: cacheLogger(log),
     cacheSyncStrategy: options.cacheSyncStrategy,
     cacheSyncTimeoutMs: options.cacheSyncTimeoutMs,
-    informers: options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {},
+    informers: informerDefaults(options),
     metrics: {
       cache: metrics,
       workqueue: metrics.workqueue,
@@ -184,7 +193,7 @@ async function runWithStalls(
   const members = new MultiClusterInformerManager({
     metrics,
     logger: cacheLogger(log),
-    informers: options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {},
+    informers: informerDefaults(options),
   });
   const context: ManagerContext = {
     options,

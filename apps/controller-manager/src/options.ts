@@ -21,6 +21,9 @@ export const DISABLED_BY_DEFAULT: ReadonlySet<string> = new Set();
 export const CACHE_SYNC_STRATEGIES = ['block-reads', 'gate-start', 'fallback'] as const;
 export type CacheSyncStrategyName = (typeof CACHE_SYNC_STRATEGIES)[number];
 
+export const INITIAL_SYNC_MODES = ['watch-list', 'paged-list'] as const;
+export type InitialSyncMode = (typeof INITIAL_SYNC_MODES)[number];
+
 export const ENDPOINT_AUTH_MODES = ['none', 'token'] as const;
 export type EndpointAuthMode = (typeof ENDPOINT_AUTH_MODES)[number];
 
@@ -49,6 +52,7 @@ export interface ManagerOptions {
   readonly cacheSyncTimeoutMs: number;
   readonly clusterCacheSyncTimeoutMs: number;
   readonly resyncPeriodMs: number;
+  readonly informerInitialSync: InitialSyncMode;
   readonly concurrentResourceTemplateSyncs: number;
   readonly concurrentPropagationPolicySyncs: number;
   readonly concurrentClusterPropagationPolicySyncs: number;
@@ -254,6 +258,14 @@ export const FLAGS: readonly FlagSpec[] = [
     kind: 'duration',
     default: '0',
     help: 'Replay every cached object to handlers this often (no API calls); 0 disables.',
+  },
+  {
+    name: 'informer-initial-sync',
+    key: 'informerInitialSync',
+    kind: 'string',
+    default: 'paged-list',
+    choices: INITIAL_SYNC_MODES,
+    help: 'How each informer fills its cache. paged-list: LIST in pages of 500 (served from the watch cache where it is on), then WATCH. watch-list: one streaming watch with initial events (falls back to paged-list where the API server does not serve it).',
   },
   {
     name: 'concurrent-resource-template-syncs',

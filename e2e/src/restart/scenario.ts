@@ -100,6 +100,14 @@ function nodeArgs(workloads: number): string[] {
   return [...prof, ...(workloads > 20_000 ? ['--max-old-space-size=12288'] : [])];
 }
 
+/**
+ * WARMSTART_MANAGER_ARGS: extra manager flags, one per line, appended to every manager's own (the bench's
+ * --manager-arg), to measure a setting such as --informer-initial-sync=paged-list on the same load.
+ */
+function extraManagerArgs(): string[] {
+  return (process.env.WARMSTART_MANAGER_ARGS ?? '').split('\n').filter((a) => a !== '');
+}
+
 /** A deadline that grows with the load: `perWorkloadMs` per workload, never below `floorMs`. */
 function scaled(workloads: number, floorMs: number, perWorkloadMs: number): number {
   return Math.max(floorMs, Math.round(workloads * perWorkloadMs));
@@ -290,7 +298,7 @@ export async function propagateOnce(
     startManager({
       kubeconfig: set.host.managerKubeconfig,
       identity: IDENTITY,
-      args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS],
+      args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS, ...extraManagerArgs()],
       nodeArgs: nodeArgs(set.workloads),
       logPath:
         logDir &&
@@ -395,7 +403,7 @@ export async function measureRestart(
     startManager({
       kubeconfig: set.host.managerKubeconfig,
       identity,
-      args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS],
+      args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS, ...extraManagerArgs()],
       nodeArgs: nodeArgs(set.workloads),
       logPath: logDir && join(logDir, `restart-${set.workloads}-${strategy}-${kind}.log`),
     });
