@@ -263,9 +263,9 @@ export const FLAGS: readonly FlagSpec[] = [
     name: 'informer-initial-sync',
     key: 'informerInitialSync',
     kind: 'string',
-    default: 'paged-list',
+    default: 'watch-list',
     choices: INITIAL_SYNC_MODES,
-    help: 'How each informer fills its cache. paged-list: LIST in pages of 500 (served from the watch cache where it is on), then WATCH. watch-list: one streaming watch with initial events (falls back to paged-list where the API server does not serve it).',
+    help: 'How each informer fills its cache. watch-list: one streaming watch with initial events (falls back to paged-list where the API server does not serve it). paged-list: LIST at resourceVersion=0, then WATCH; a watch cache answers it in one response whatever the page size, which can take gigabytes of API server memory at scale.',
   },
   {
     name: 'concurrent-resource-template-syncs',

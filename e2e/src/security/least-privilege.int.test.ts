@@ -26,7 +26,7 @@ import { grantsOf, verbUsage } from './rbac-verbs.js';
 const ROLE = 'ClusterRole warmstart-controller-manager';
 const LEASE_ROLE = 'Role karmada-system/warmstart-controller-manager';
 const PAGED_LIST =
-  "an informer's paged LIST, its initial sync (--informer-initial-sync=paged-list, the default); with watch-list and WatchList served, informers only watch";
+  "an informer's paged LIST, its initial sync when the server refuses or breaks off a WatchList; with WatchList served, informers only watch";
 
 /**
  * Grants of deploy/20-rbac.yaml this scenario may leave unused, and why each stays. Every grant it leaves
