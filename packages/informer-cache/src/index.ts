@@ -85,7 +85,7 @@ export { readYourWritesReader, recordingWriter } from './read-your-writes.js';
 export type { ReflectorObserver, ReflectorOptions } from './reflector.js';
 export { INITIAL_EVENTS_END_ANNOTATION, Reflector } from './reflector.js';
 export type { Indexer, IndexFunc, StoreSink } from './store.js';
-export { NAMESPACE_INDEX, namespaceIndexFunc, Store, UnknownIndexError } from './store.js';
+export { NAMESPACE_INDEX, namespaceIndexFunc, RelistChanges, Store, UnknownIndexError } from './store.js';
 export type { RateLimitOptions } from './token-bucket.js';
 export type { Transform } from './transform.js';
 export { defaultTransform, LAST_APPLIED_ANNOTATION, stripManagedFields } from './transform.js';

@@ -115,6 +115,77 @@ describe('NotificationQueue', () => {
     expect(delivered).toBe(before);
     expect(q.pending).toBe(0);
   });
+
+  describe('pushEach', () => {
+    it('delivers a batch in order, between what was pushed before and after it', async () => {
+      const q = new NotificationQueue(() => undefined);
+      const seen: string[] = [];
+      const total = 2_000;
+      q.push(() => {
+        busy(NOTIFY_SLICE_MS + 1);
+        seen.push('before');
+      });
+      q.pushEach(total, (i) => {
+        busy(0.02);
+        seen.push(`b${i}`);
+      });
+      q.push(() => seen.push('after'));
+      expect(q.pending).toBeGreaterThan(0);
+      await drained(q);
+      expect(seen).toEqual(['before', ...Array.from({ length: total }, (_, i) => `b${i}`), 'after']);
+    });
+
+    it('counts every undelivered item as pending, and gives the event loop turns inside one batch', async () => {
+      await nextTurn();
+      const q = new NotificationQueue(() => undefined);
+      let delivered = 0;
+      const perTurn: number[] = [];
+      let atLastTurn = 0;
+      let done = false;
+      const turn = (): void => {
+        perTurn.push(delivered - atLastTurn);
+        atLastTurn = delivered;
+        if (!done) setImmediate(turn);
+      };
+      setImmediate(turn);
+      const each = 0.02;
+      q.pushEach(5_000, () => {
+        busy(each);
+        delivered++;
+      });
+      expect(q.pending).toBe(5_000 - delivered);
+      await drained(q);
+      done = true;
+      const mostInASlice = Math.ceil(NOTIFY_SLICE_MS / each) + 64;
+      expect(delivered).toBe(5_000);
+      expect(Math.max(...perTurn)).toBeLessThanOrEqual(mostInASlice);
+    });
+
+    it('keeps delivering the batch after an item throws, and stops it when closed from inside', async () => {
+      const errors: unknown[] = [];
+      const q = new NotificationQueue((e) => errors.push(e));
+      const seen: number[] = [];
+      q.pushEach(5, (i) => {
+        if (i === 1) throw new Error('handler bug');
+        seen.push(i);
+        if (i === 3) q.close();
+      });
+      q.push(() => seen.push(99));
+      await new Promise((r) => setImmediate(r));
+      expect(seen).toEqual([0, 2, 3]);
+      expect(errors).toHaveLength(1);
+      expect(q.pending).toBe(0);
+    });
+
+    it('ignores an empty batch', () => {
+      const q = new NotificationQueue(() => undefined);
+      const seen: number[] = [];
+      q.pushEach(0, () => seen.push(0));
+      q.push(() => seen.push(1));
+      expect(seen).toEqual([1]);
+      expect(q.pending).toBe(0);
+    });
+  });
 });
 
 // CPU-bound by design: on a machine busy with other work (CI runs unit and integration suites together) these

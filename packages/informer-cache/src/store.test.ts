@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReflectorEvent } from './events.js';
 import { DeletedFinalStateUnknown } from './handlers.js';
 import { Lister } from './lister.js';
-import { NAMESPACE_INDEX, Store, type StoreSink, UnknownIndexError } from './store.js';
+import { NAMESPACE_INDEX, type RelistChanges, Store, type StoreSink, UnknownIndexError } from './store.js';
 import type { KubeObject } from './types.js';
 
 function pod(
@@ -125,6 +125,40 @@ describe('Store', () => {
     ]);
     // Unchanged objects keep their instance across the relist.
     expect(store.get('a/kept')).toBe(kept);
+  });
+
+  it('reports a relist through replaced() with the same changes, taken at the swap, when the sink asks later', () => {
+    const store = new Store();
+    const sink = recorder();
+    const got: { changes?: RelistChanges<KubeObject> } = {};
+    const deferred: StoreSink<KubeObject> = { ...sink, replaced: (changes) => (got.changes = changes) };
+    const reportAll = (): number => {
+      const changes = got.changes;
+      if (changes === undefined) throw new Error('the store did not call replaced()');
+      for (let i = 0; i < changes.count; i++) changes.report(i, sink);
+      delete got.changes;
+      return changes.count;
+    };
+    list(store, [pod('a', 'kept', '1'), pod('a', 'changed', '1'), pod('a', 'gone', '1')], '5', deferred);
+    expect(sink.notes).toEqual([]);
+    expect(reportAll()).toBe(3);
+    expect(sink.notes.map((n) => n.slice(0, 3))).toEqual([
+      ['add', 'kept', true],
+      ['add', 'changed', true],
+      ['add', 'gone', true],
+    ]);
+    sink.notes.length = 0;
+    list(store, [pod('a', 'kept', '1'), pod('a', 'changed', '7'), pod('a', 'new', '9')], '9', deferred);
+    // Watch events after the swap change the store, not what the relist reports.
+    store.apply({ type: 'delete', object: pod('a', 'new', '10') });
+    store.apply({ type: 'apply', object: pod('a', 'changed', '11') });
+    expect(sink.notes).toEqual([]);
+    expect(reportAll()).toBe(4);
+    expect(sink.notes).toEqual([
+      ['update', 'changed', '1', '7'],
+      ['add', 'new', false],
+      ['tombstone', 'a/gone', 'gone'],
+    ]);
   });
 
   it('applies watch events with add, update and delete notifications', () => {

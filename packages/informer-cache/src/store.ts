@@ -38,6 +38,55 @@ export interface StoreSink<T extends KubeObject> {
   added(object: T, isInInitialList: boolean): void;
   updated(oldObject: T, newObject: T): void;
   deleted(object: T | DeletedFinalStateUnknown<T>): void;
+  /**
+   * A relist's changes, all at once, for a sink that reports them later and bit by bit: `changes.report(i, to)`
+   * reports the i-th of `changes.count` as the calls above would, in the same order. Without it the store makes
+   * those calls itself, one per object, before the swap returns.
+   */
+  replaced?(changes: RelistChanges<T>): void;
+}
+
+/**
+ * What a relist changed, computed as it is reported: the objects listed, in list order, then the objects the list
+ * no longer holds. Both are copies taken at the swap, so later watch events do not alter them.
+ */
+export class RelistChanges<T extends KubeObject> {
+  readonly count: number;
+  readonly #keys: readonly string[];
+  readonly #objects: readonly T[];
+  readonly #previous: ReadonlyMap<string, T>;
+  readonly #gone: readonly (readonly [string, T])[];
+  readonly #firstSync: boolean;
+
+  constructor(previous: ReadonlyMap<string, T>, next: ReadonlyMap<string, T>, firstSync: boolean) {
+    this.#keys = Array.from(next.keys());
+    this.#objects = Array.from(next.values());
+    this.#previous = previous;
+    const gone: [string, T][] = [];
+    if (previous.size > 0) for (const entry of previous) if (!next.has(entry[0])) gone.push(entry);
+    this.#gone = gone;
+    this.#firstSync = firstSync;
+    this.count = this.#keys.length + gone.length;
+  }
+
+  /** Reports change `i` (0 <= i < count) to `to`; an object unchanged since the last list reports nothing. */
+  report(i: number, to: Omit<StoreSink<T>, 'replaced'>): void {
+    const listed = this.#keys.length;
+    if (i >= listed) {
+      const entry = this.#gone[i - listed];
+      if (entry !== undefined) to.deleted(new DeletedFinalStateUnknown(entry[0], entry[1]));
+      return;
+    }
+    const key = this.#keys[i] as string;
+    const object = this.#objects[i] as T;
+    const old = this.#previous.get(key);
+    if (old === undefined) to.added(object, this.#firstSync);
+    else if (old === object) return;
+    else if (old.metadata.uid !== object.metadata.uid) {
+      to.deleted(new DeletedFinalStateUnknown(key, old));
+      to.added(object, false);
+    } else to.updated(old, object);
+  }
 }
 
 interface Index<T extends KubeObject> {
@@ -221,6 +270,10 @@ export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
     this.#synced = true;
     this.#resourceVersion = resourceVersion;
     if (sink === undefined) return;
+    if (sink.replaced !== undefined) {
+      sink.replaced(new RelistChanges(previous, next, firstSync));
+      return;
+    }
     for (const [key, object] of next) {
       const old = previous.get(key);
       if (old === undefined) sink.added(object, firstSync);
