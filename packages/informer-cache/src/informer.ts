@@ -312,13 +312,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   }
 
   #dispatch(call: (handler: ResourceEventHandler<T>) => void): void {
-    this.#deliver(this.#handlers, call);
-  }
-
-  #deliver(
-    handlers: readonly ResourceEventHandler<T>[],
-    call: (handler: ResourceEventHandler<T>) => void,
-  ): void {
+    const handlers = this.#handlers;
     this.#notifications.push(() => this.#callHandlers(handlers, call));
   }
 

@@ -270,22 +270,9 @@ export class Store<T extends KubeObject = KubeObject> implements Indexer<T> {
     this.#synced = true;
     this.#resourceVersion = resourceVersion;
     if (sink === undefined) return;
-    if (sink.replaced !== undefined) {
-      sink.replaced(new RelistChanges(previous, next, firstSync));
-      return;
-    }
-    for (const [key, object] of next) {
-      const old = previous.get(key);
-      if (old === undefined) sink.added(object, firstSync);
-      else if (old === object) continue;
-      else if (old.metadata.uid !== object.metadata.uid) {
-        sink.deleted(new DeletedFinalStateUnknown(key, old));
-        sink.added(object, false);
-      } else sink.updated(old, object);
-    }
-    for (const [key, old] of previous) {
-      if (!next.has(key)) sink.deleted(new DeletedFinalStateUnknown(key, old));
-    }
+    const changes = new RelistChanges(previous, next, firstSync);
+    if (sink.replaced !== undefined) sink.replaced(changes);
+    else for (let i = 0; i < changes.count; i++) changes.report(i, sink);
   }
 
   #index(name: string): Index<T> {
