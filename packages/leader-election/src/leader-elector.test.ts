@@ -93,7 +93,9 @@ describe('LeaderElector', () => {
     const lastRenewBy = api.writes.length;
     await vi.advanceTimersByTimeAsync(14_000);
     expect(b.leading.state).toBe('pending');
-    await vi.advanceTimersByTimeAsync(4_000);
+    // The standby polls every retry period with up to 20% jitter (2 to 2.4 s): it sees the last renewal up to one
+    // poll late and takes over at the first poll after a lease duration from then, so 15 s + 2 x 2.4 s at most.
+    await vi.advanceTimersByTimeAsync(6_000);
     expect(b.leading.state).toBe('open');
     expect(api.writes.slice(lastRenewBy).every((w) => w.by === 'b')).toBe(true);
     expect(api.lease?.spec?.holderIdentity).toBe('b');
