@@ -9,6 +9,7 @@ import { ApiError, DecodeError, ForbiddenResourceError, ResourceNotServedError }
 import type { ReflectorEvent } from './events.js';
 import { apiVersionOf, collectionPath, gvrToString } from './gvr.js';
 import { LineDecoder, ListDecoder, type ListMeta } from './list-decoder.js';
+import { cutManagedFields } from './managed-fields-cut.js';
 import type { CacheMetrics, InformerLabels, Logger, RelistReason, WatchRestartReason } from './metrics.js';
 import { silentLogger } from './metrics.js';
 import { defaultTransform, freezeDeep, StringInterner, type Transform } from './transform.js';
@@ -102,6 +103,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
   readonly #random: () => number;
   readonly #backoff: Backoff;
   readonly #transform: Transform;
+  /** The transform drops managedFields, so the text can lose them before parsing. */
+  readonly #cutManagedFields: boolean;
   readonly #interner: StringInterner | undefined;
   readonly #logger: Logger;
   readonly #labels: InformerLabels;
@@ -124,6 +127,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.#random = options.random ?? Math.random;
     this.#backoff = new Backoff(options.backoff, this.#clock, this.#random);
     this.#transform = options.transform ?? defaultTransform;
+    this.#cutManagedFields = this.#transform === defaultTransform;
     this.#interner = options.internStrings === false ? undefined : new StringInterner();
     this.#logger = options.logger ?? silentLogger;
     this.#resource = gvrToString(options.gvr);
@@ -309,7 +313,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
       timeoutMs: this.#o.listIdleTimeoutMs ?? 60_000,
     });
     const decoder = new ListDecoder((json) => {
-      const object = this.#prepare(JSON.parse(json) as KubeObject);
+      const text = this.#cutManagedFields ? cutManagedFields(json, 'object') : json;
+      const object = this.#prepare(JSON.parse(text) as KubeObject);
       this.#observer.onEvent({ type: 'init-apply', object });
       page.onObject();
     });
@@ -404,7 +409,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
       lastActivity = this.#clock.now();
       if (initial) this.#observer.onEvent({ type: 'init' });
       const decoder = new LineDecoder((line) => {
-        const event = JSON.parse(line) as { type?: string; object?: KubeObject | KubeStatus };
+        const text = this.#cutManagedFields ? cutManagedFields(line, 'watch-event') : line;
+        const event = JSON.parse(text) as { type?: string; object?: KubeObject | KubeStatus };
         if (event.type !== 'ERROR') this.#expiredStreak = 0;
         switch (event.type) {
           case 'ADDED':

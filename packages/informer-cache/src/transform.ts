@@ -41,7 +41,10 @@ export const stripManagedFields: Transform = (object) => {
   return object;
 };
 
-/** The transform informers use unless told otherwise. */
+/**
+ * The transform informers use unless told otherwise. With it (and only with it, since a custom transform may want
+ * them) informers also cut managedFields from each object's JSON text before parsing it.
+ */
 export const defaultTransform: Transform = stripManagedFields;
 
 /**
