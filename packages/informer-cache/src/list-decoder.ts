@@ -3,6 +3,16 @@
 // stored before the next is parsed. A byte scanner tracks only strings, escapes and nesting depth; JSON.parse does
 // the real parsing one item at a time (measured at ~15% over one JSON.parse of the whole body).
 import { DecodeError } from './errors.js';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+} from './json-chars.js';
 
 /** metav1.ListMeta. */
 export interface ListMeta {
@@ -10,15 +20,6 @@ export interface ListMeta {
   readonly continue?: string;
   readonly remainingItemCount?: number;
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 type Capture = 'item' | 'metadata' | 'key';
 

@@ -3,15 +3,17 @@
 // decoding was the manager's largest CPU cost, and managedFields is often the larger part of a small object's
 // text. Only the object's own metadata is cut (never a pod template's), found by walking keys from the root;
 // anything unexpected leaves the text as it was, and the transform after the parse still drops the field.
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COLON = 0x3a;
-const COMMA = 0x2c;
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  isJsonSpace as isSpace,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+} from './json-chars.js';
 
 /** Where the object sits in the text: the text is the object (a LIST item), or a watch event's `object`. */
 export type ManagedFieldsCutAt = 'object' | 'watch-event';
@@ -138,8 +140,4 @@ function removeMember(json: string, keyStart: number, valueEnd: number): string 
   const after = skipSpace(json, valueEnd);
   if (json.charCodeAt(after) === COMMA) return json.slice(0, keyStart) + json.slice(after + 1);
   return json.slice(0, keyStart) + json.slice(valueEnd);
-}
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
