@@ -12,7 +12,8 @@ import { LineDecoder, ListDecoder, type ListMeta } from './list-decoder.js';
 import { cutManagedFields } from './managed-fields-cut.js';
 import type { CacheMetrics, InformerLabels, Logger, RelistReason, WatchRestartReason } from './metrics.js';
 import { silentLogger } from './metrics.js';
-import { defaultTransform, freezeDeep, StringInterner, type Transform } from './transform.js';
+import { StringInterner } from './string-interner.js';
+import { defaultTransform, freezeDeep, type Transform } from './transform.js';
 import { type ApiTransport, INFORMER_SOURCE } from './transport.js';
 import type { GroupVersionResource, KubeObject, KubeStatus } from './types.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { freezeDeep, LAST_APPLIED_ANNOTATION, StringInterner, stripManagedFields } from './transform.js';
+import { StringInterner } from './string-interner.js';
+import { freezeDeep, LAST_APPLIED_ANNOTATION, stripManagedFields } from './transform.js';
 import type { KubeObject } from './types.js';
 
 function object(): KubeObject {
@@ -55,22 +56,23 @@ describe('freezeDeep', () => {
     }).toThrow(TypeError);
   });
 
-  it('interns repeated short strings but not unique metadata fields', () => {
+  it('shares the strings two objects have in common but not their unique metadata fields', () => {
     const interner = new StringInterner();
     freezeDeep(object(), interner);
     freezeDeep(object(), interner);
     // 'v', 'x', 'z', 'ConfigMap', 'ns', 'me', ... but not the name, uid or resourceVersion.
     expect(interner.size).toBeGreaterThan(3);
+    freezeDeep(object(), interner);
+    expect(interner.shared).toBe(interner.size);
     interner.clear();
+    freezeDeep({ metadata: { uid: 'only-uid', name: 'n', resourceVersion: '1' } }, interner);
     freezeDeep({ metadata: { uid: 'only-uid', name: 'n', resourceVersion: '1' } }, interner);
     expect(interner.size).toBe(0);
   });
 
-  it('stops learning when full and still returns every string unchanged', () => {
-    const interner = new StringInterner(1);
-    interner.intern('ab');
-    expect(interner.intern('cd')).toBe('cd');
-    expect(interner.size).toBe(1);
-    expect(interner.intern('ab')).toBe('ab');
+  it('counts a whole graph as one object: a value repeated inside it is not shared', () => {
+    const interner = new StringInterner();
+    freezeDeep({ metadata: { labels: { app: 'wl-1' } }, spec: { selector: { app: 'wl-1' } } }, interner);
+    expect(interner.size).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 // What happens to each decoded object before it is stored: the transform (by default dropping managedFields and
 // the kubectl last-applied annotation), string interning, and a deep freeze so the object can be shared.
+import type { StringInterner } from './string-interner.js';
 import type { KubeObject } from './types.js';
 
 /**
@@ -47,49 +48,26 @@ export const stripManagedFields: Transform = (object) => {
  */
 export const defaultTransform: Transform = stripManagedFields;
 
-/**
- * Shares one copy of each short repeated string value (kinds, images, condition reasons, label values) across
- * the objects of one informer. Bounded: once full it still returns known strings but learns no new ones.
- */
-export class StringInterner {
-  readonly #strings = new Map<string, string>();
-  constructor(
-    readonly maxEntries = 100_000,
-    readonly maxLength = 64,
-  ) {}
-
-  intern(value: string): string {
-    if (value.length > this.maxLength) return value;
-    const known = this.#strings.get(value);
-    if (known !== undefined) return known;
-    if (this.#strings.size < this.maxEntries) this.#strings.set(value, value);
-    return value;
-  }
-
-  get size(): number {
-    return this.#strings.size;
-  }
-
-  clear(): void {
-    this.#strings.clear();
-  }
-}
-
 // Metadata values that are unique per object: interning them only fills the table.
 const UNIQUE_FIELDS = new Set(['uid', 'resourceVersion', 'name', 'creationTimestamp', 'generateName']);
 
 /**
- * Freezes an object graph in place, once, interning string values on the way. Objects already frozen are
- * skipped, so freezing a graph that shares frozen parts is cheap.
+ * Freezes an object graph in place, once, interning string values on the way (the graph counts as one object
+ * for the interner). Objects already frozen are skipped, so freezing a graph that shares frozen parts is cheap.
  */
 export function freezeDeep<T>(value: T, interner?: StringInterner): T {
+  interner?.beginObject();
+  return freezeGraph(value, interner);
+}
+
+function freezeGraph<T>(value: T, interner: StringInterner | undefined): T {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
       if (typeof v === 'string') {
         if (interner !== undefined) value[i] = interner.intern(v);
-      } else if (v !== null && typeof v === 'object') freezeDeep(v, interner);
+      } else if (v !== null && typeof v === 'object') freezeGraph(v, interner);
     }
   } else {
     const record = value as Record<string, unknown>;
@@ -99,7 +77,7 @@ export function freezeDeep<T>(value: T, interner?: StringInterner): T {
       const v = record[k];
       if (typeof v === 'string') {
         if (interner !== undefined && !UNIQUE_FIELDS.has(k)) record[k] = interner.intern(v);
-      } else if (v !== null && typeof v === 'object') freezeDeep(v, interner);
+      } else if (v !== null && typeof v === 'object') freezeGraph(v, interner);
     }
   }
   return Object.freeze(value);
