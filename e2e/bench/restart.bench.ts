@@ -1,5 +1,6 @@
 // pnpm bench:restart --workloads N [--json FILE] [--members 2] [--apiserver-arg=--flag=value ...]
-//                    [--apiserver-env=NAME=value ...] [--manager-arg=--flag=value ...] [--cpu-prof DIR]
+//                    [--apiserver-env=NAME=value ...] [--manager-arg=--flag=value ...]
+//                    [--manager-node-arg=--v8-flag=value ...] [--cpu-prof DIR]
 // Boots a local control plane (host + members), seeds N workloads with policies, propagates them once, then
 // restarts the manager under each strategy (block-reads, gate-start, fallback; SIGKILL), then block-reads after a
 // graceful SIGTERM and as a fail-over to a warm standby, on the same load, and writes
@@ -20,7 +21,7 @@ import {
   type RestartRow,
   type Strategy,
 } from '../src/restart/scenario.js';
-import { cachedResources, floorMs, floorNote, readinessFloor } from './readiness-floor.js';
+import { cachedResources, floorMs, floorNote, pagedListFloorMs, readinessFloor } from './readiness-floor.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +35,8 @@ const { values } = parseArgs({
     'apiserver-env': { type: 'string', multiple: true, default: [] },
     // Extra manager flags for every manager the bench starts, recorded under the table like the server's.
     'manager-arg': { type: 'string', multiple: true, default: [] },
+    // Extra Node/V8 flags for every manager (e.g. --max-semi-space-size=64), recorded under the table too.
+    'manager-node-arg': { type: 'string', multiple: true, default: [] },
     // After the table's rows, one more block-reads SIGKILL restart whose manager writes a V8 CPU profile here when
     // the bench stops it; its row is printed, not tabled (profiling slows it).
     'cpu-prof': { type: 'string' },
@@ -59,6 +62,11 @@ for (const a of managerArgs)
       `--manager-arg takes a manager flag such as --informer-initial-sync=paged-list, not "${a}"`,
     );
 process.env.WARMSTART_MANAGER_ARGS = managerArgs.join('\n');
+const managerNodeArgs = values['manager-node-arg'];
+for (const a of managerNodeArgs)
+  if (!a.startsWith('--'))
+    throw new Error(`--manager-node-arg takes a node flag such as --max-semi-space-size=64, not "${a}"`);
+process.env.WARMSTART_MANAGER_NODE_ARGS = managerNodeArgs.join('\n');
 const serverSettings = [...apiserverArgs, ...values['apiserver-env']];
 const workloads = Number(values.workloads);
 const members = Number(values.members);
@@ -91,14 +99,13 @@ try {
   );
   // The floor of /readyz, measured here, between the first propagation and the restarts, with the manager idle.
   const clusters = [load.host, ...load.members];
-  const floor = await readinessFloor(
-    [...cachedResources(await manager.metrics())].map(([cluster, resources]) => {
-      const info = clusters.find((c) => c.name === cluster);
-      if (!info)
-        throw new Error(`the manager caches resources of "${cluster}", which this bench did not start`);
-      return { cluster, kubeconfig: info.managerKubeconfig, resources };
-    }),
-  );
+  const targets = [...cachedResources(await manager.metrics())].map(([cluster, resources]) => {
+    const info = clusters.find((c) => c.name === cluster);
+    if (!info)
+      throw new Error(`the manager caches resources of "${cluster}", which this bench did not start`);
+    return { cluster, kubeconfig: info.managerKubeconfig, resources };
+  });
+  const floor = await readinessFloor(targets);
   process.stderr.write(`[bench] readiness floor: ${JSON.stringify(floor)}\n`);
   const rows: RestartRow[] = [];
   const failures: string[] = [];
@@ -112,9 +119,17 @@ try {
   for (const [strategy, kind] of runs) {
     process.stderr.write(`[bench] ${kind === 'failover' ? 'fail-over' : kind} restart with ${strategy}\n`);
     try {
+      // The servers' speed right now: at 50k one restart in five synced its host caches 10 to 20 s later than
+      // the others while the run's floor, measured once, could not say whether the servers were slower then.
+      // A floor that fails costs its column, never the hour of propagation before it.
+      const floorBeforeMs = await pagedListFloorMs(targets).catch((error: unknown) => {
+        process.stderr.write(`[bench] floor just before not measured: ${String(error)}\n`);
+        return undefined;
+      });
+      process.stderr.write(`[bench] floor just before: ${floorBeforeMs ?? '–'} ms\n`);
       const r = await measureRestart(load, manager, strategy, kind, logDir);
       manager = r.manager;
-      rows.push(r.row);
+      rows.push({ ...r.row, floorBeforeMs });
       process.stderr.write(`[bench] ${JSON.stringify(r.row)}\n`);
     } catch (error) {
       // One strategy missing a deadline is a result too: report it and measure the others from its manager.
@@ -148,7 +163,7 @@ try {
   const table = restartTable(plain, floorMs(floor));
   await writeFile(
     `${base}.md`,
-    `${table}\n\n${floorNote(floor)}\n\n${changePathList(plain)}\n\nFirst propagation (until every queue drained; CPU as a share of the machine, with CPU seconds):\n\n${propagationSummary}\n\nIts host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerArgs.length > 0 ? ` Manager flags added: ${managerArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
+    `${table}\n\n${floorNote(floor)}\n\n${changePathList(plain)}\n\nFirst propagation (until every queue drained; CPU as a share of the machine, with CPU seconds):\n\n${propagationSummary}\n\nIts host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerArgs.length > 0 ? ` Manager flags added: ${managerArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerNodeArgs.length > 0 ? ` Node flags added to the manager: ${managerNodeArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
   );
   if (failures.length > 0) await writeFile(`${base}.failures.txt`, `${failures.join('\n\n')}\n`);
   await writeFile(`${base}.svg`, svgChart(plain, workloads));

@@ -31,8 +31,17 @@ describe('restartTable', () => {
     expect(at('first useful write')).toBe('6.10 s');
     expect(at('early change propagated')).toBe('7.25 s');
     expect(at('change propagated')).toBe('8.60 s');
+    expect(at('÷ floor just before')).toBe('–');
     expect(at('restart')).toBe('SIGKILL');
     expect(restartTable([{ ...row, restart: 'failover' }], 1).split('\n')[2]).toContain('| fail-over |');
+  });
+
+  it('divides /readyz by the floor measured just before the restart too, and gives that floor', () => {
+    const [header, , line] = restartTable([{ ...row, floorBeforeMs: 10_650 }], 6_390).split('\n');
+    const cells = (l: string | undefined) => l?.split('|').map((c) => c.trim());
+    const at = (column: string) => cells(line)?.[cells(header)?.indexOf(column) ?? -1];
+    expect(at('/readyz ÷ floor')).toBe('2.00x');
+    expect(at('÷ floor just before')).toBe('1.20x (10.65 s)');
   });
 
   it("gives a fail-over's change propagated after the standby took the Lease, and from the kill", () => {

@@ -33,15 +33,24 @@ function changePropagated(r: PlainRestartRow, s: (ms: number) => string): string
   return `${s(r.changePropagatedMs - leader)} after the Lease (${s(r.changePropagatedMs)} from the kill)`;
 }
 
-/** The table; "/readyz ÷ floor" divides by `floorMs`, the soonest any client could hold every cached host object. */
+/** /readyz over the floor measured just before the restart, with that floor; a dash for rows without one. */
+function overFloorBefore(r: PlainRestartRow): string {
+  if (r.floorBeforeMs === undefined) return '–';
+  return `${(r.readyzMs / Math.max(1, r.floorBeforeMs)).toFixed(2)}x (${(r.floorBeforeMs / 1000).toFixed(2)} s)`;
+}
+
+/**
+ * The table; "/readyz ÷ floor" divides by `floorMs`, the soonest any client could hold every cached host object,
+ * and "÷ floor just before" by the row's own floor, measured just before that restart.
+ */
 export function restartTable(rows: readonly PlainRestartRow[], floorMs: number): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const lines = [
-    '| strategy | restart | workloads | direct reads | writes after restart | /livez | /readyz | /readyz ÷ floor | first useful write | early change propagated | first reconcile | change propagated | peak RSS | peak heap | longest event-loop block |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| strategy | restart | workloads | direct reads | writes after restart | /livez | /readyz | /readyz ÷ floor | ÷ floor just before | first useful write | early change propagated | first reconcile | change propagated | peak RSS | peak heap | longest event-loop block |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.strategy} | ${r.restart === 'failover' ? 'fail-over' : r.restart} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${(r.readyzMs / Math.max(1, floorMs)).toFixed(2)}x | ${s(r.firstUsefulWriteMs)} | ${s(r.earlyChangePropagatedMs)} | ${s(r.firstReconcileMs)} | ${changePropagated(r, s)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB | ${Math.round(r.peakHeapBytes / 2 ** 20)} MiB | ${eventLoopBlock(r)} |`,
+        `| ${r.strategy} | ${r.restart === 'failover' ? 'fail-over' : r.restart} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${(r.readyzMs / Math.max(1, floorMs)).toFixed(2)}x | ${overFloorBefore(r)} | ${s(r.firstUsefulWriteMs)} | ${s(r.earlyChangePropagatedMs)} | ${s(r.firstReconcileMs)} | ${changePropagated(r, s)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB | ${Math.round(r.peakHeapBytes / 2 ** 20)} MiB | ${eventLoopBlock(r)} |`,
     ),
   ];
   return lines.join('\n');

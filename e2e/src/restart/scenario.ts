@@ -67,6 +67,11 @@ export interface RestartRow {
   readonly earlyChangePropagatedMs: number;
   /** The early change's path, as changePath (ms after the early change). */
   readonly earlyChangePath: ChangePath;
+  /**
+   * The host part of a paged LIST of everything the manager caches, made with the manager idle just before this
+   * restart (the restart bench measures it; the CI test does not). Absent from rows measured without it.
+   */
+  readonly floorBeforeMs?: number | undefined;
   /** Verb + resource of every direct read and write seen (for the report). */
   readonly detail: Readonly<Record<string, number>>;
 }
@@ -97,7 +102,10 @@ function nodeArgs(workloads: number): string[] {
   // exits gracefully (SIGTERM), to find where a restart spends its time (issue #16).
   const dir = process.env.WARMSTART_MANAGER_CPU_PROF;
   const prof = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
-  return [...prof, ...(workloads > 20_000 ? ['--max-old-space-size=12288'] : [])];
+  // WARMSTART_MANAGER_NODE_ARGS: node flags, one per line (the bench's --manager-node-arg), to measure a V8
+  // setting such as --max-semi-space-size on the same load.
+  const extra = (process.env.WARMSTART_MANAGER_NODE_ARGS ?? '').split('\n').filter((a) => a !== '');
+  return [...prof, ...(workloads > 20_000 ? ['--max-old-space-size=12288'] : []), ...extra];
 }
 
 /**
