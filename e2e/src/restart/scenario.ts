@@ -232,34 +232,48 @@ interface ProcessPeaks {
   readonly eventLoopStall: EventLoopStallSplit | undefined;
 }
 
+/** A manager's /metrics sampled for its peaks. */
+interface ProcessSampler {
+  /**
+   * The manager's /metrics, its figures counted in the peaks. Every scrape resets the event-loop delay histogram
+   * behind nodejs_eventloop_lag_max_seconds, so a scrape whose figures were not looked at would hide the delay
+   * since the scrape before: every poll of /metrics during a measurement goes through here.
+   */
+  metrics(): Promise<string>;
+  stop(): ProcessPeaks;
+}
+
 /**
  * Samples the manager's /metrics every second until stopped; returns the largest heap in use, the longest
  * event-loop delay seen and the worst event-loop stall with its split. A scrape that cannot be answered because
  * the loop is blocked is answered late, and the delay it was stuck behind shows in that answer. The sampler
  * starts with the process, so the stall gauge's "worst since start" is the worst while sampled.
  */
-function processSampler(m: ManagerProcess): { stop(): ProcessPeaks } {
+function processSampler(m: ManagerProcess): ProcessSampler {
   let heapBytes = 0;
   let eventLoopDelayMs = 0;
   let eventLoopStall: EventLoopStallSplit | undefined;
   let stopped = false;
-  const sample = () =>
-    m.metrics().then(
-      (text) => {
-        if (stopped) return;
-        heapBytes = Math.max(heapBytes, metricValue(text, 'nodejs_heap_size_used_bytes'));
-        eventLoopDelayMs = Math.max(
-          eventLoopDelayMs,
-          Math.round(metricValue(text, 'nodejs_eventloop_lag_max_seconds') * 1000),
-        );
-        const stall = readEventLoopStall(text);
-        if (stall && stall.totalMs >= (eventLoopStall?.totalMs ?? 0)) eventLoopStall = stall;
-      },
-      () => undefined,
+  const observe = (text: string) => {
+    if (stopped) return;
+    heapBytes = Math.max(heapBytes, metricValue(text, 'nodejs_heap_size_used_bytes'));
+    eventLoopDelayMs = Math.max(
+      eventLoopDelayMs,
+      Math.round(metricValue(text, 'nodejs_eventloop_lag_max_seconds') * 1000),
     );
+    const stall = readEventLoopStall(text);
+    if (stall && stall.totalMs >= (eventLoopStall?.totalMs ?? 0)) eventLoopStall = stall;
+  };
+  const metrics = async () => {
+    const text = await m.metrics();
+    observe(text);
+    return text;
+  };
+  const sample = () => metrics().then(undefined, () => undefined);
   void sample();
   const timer = setInterval(sample, 1_000);
   return {
+    metrics,
     stop: () => {
       clearInterval(timer);
       stopped = true;
@@ -366,13 +380,18 @@ function writesSent(metrics: string): number {
  * workqueue_longest_running_processor_seconds, over every queue) and the manager has sent no write for QUIET_MS,
  * which also covers a key waiting out a retry delay.
  */
-export async function waitDrained(manager: ManagerProcess, timeoutMs: number): Promise<void> {
+export async function waitDrained(
+  manager: ManagerProcess,
+  timeoutMs: number,
+  // A measurement passes its sampler's, so the event-loop delay these scrapes reset is still counted.
+  metrics: () => Promise<string> = () => manager.metrics(),
+): Promise<void> {
   let lastWrites = -1;
   let quietSince = Date.now();
   await waitFor(
     'every work queue drained and no write for 2 s',
     async () => {
-      const text = await manager.metrics();
+      const text = await metrics();
       const writes = writesSent(text);
       const now = Date.now();
       if (writes !== lastWrites) {
@@ -451,7 +470,7 @@ export async function measureRestart(
   let since: number;
   let readyzMs: number;
   let reconcileFrom: number;
-  let sampler: { stop(): ProcessPeaks };
+  let sampler: ProcessSampler;
   let early: ReplicaChange;
   if (kind === 'failover') {
     // Audit from the standby's start: a standby must not read directly or write while it waits, either.
@@ -493,7 +512,7 @@ export async function measureRestart(
     firstReconcileMs = await waitFor(
       'the first reconcile',
       async () =>
-        metricValue(await manager.metrics(), 'workqueue_work_duration_seconds_count') > 0
+        metricValue(await sampler.metrics(), 'workqueue_work_duration_seconds_count') > 0
           ? Date.now() - reconcileFrom
           : undefined,
       { timeoutMs: scaled(set.workloads, 300_000, 10), intervalMs: 50 },
@@ -503,7 +522,7 @@ export async function measureRestart(
     // poll, which only makes sure they hold it.
     await waitInEveryMember(set, early, early.at, scaled(set.workloads, 600_000, 10));
     // Let the start-up backlog drain, so the next restart starts from a manager with nothing left to do.
-    await waitDrained(manager, scaled(set.workloads, 600_000, 20));
+    await waitDrained(manager, scaled(set.workloads, 600_000, 20), sampler.metrics);
   } catch (error) {
     sampler.stop();
     throw new RestartMeasurementError(strategy, kind, manager, error, await diagnostics(manager));
