@@ -20,6 +20,7 @@ pnpm install --frozen-lockfile
 
 step "lint, typecheck, build"
 pnpm biome check .
+bash scripts/check-changesets.sh
 pnpm turbo run typecheck build --output-logs=errors-only
 
 if [ "$mode" = "--unit" ]; then
