@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LocalProvider } from '../src/cluster/local-provider.js';
+import { readEventLoopStall } from '../src/restart/event-loop-stall.js';
 import { firstPropagationSummary, firstPropagationTable } from '../src/restart/first-propagation.js';
 import { changePathList, type PlainRestartRow, restartTable } from '../src/restart/restart-table.js';
 import {
@@ -109,6 +110,20 @@ try {
   process.stderr.write(`[bench] readiness floor: ${JSON.stringify(floor)}\n`);
   const rows: RestartRow[] = [];
   const failures: string[] = [];
+  // The row whose manager is running now: its stall gauge is read once more just before it is stopped, since a
+  // full GC V8 deferred can come after the queues drained (at 100k: 50 to 160 s later, under the next floor's load).
+  let managerRow: number | undefined;
+  const noteStallUntilStopped = async (): Promise<void> => {
+    const at = managerRow;
+    const r = at === undefined ? undefined : rows[at];
+    if (at === undefined || r === undefined) return;
+    managerRow = undefined;
+    const stall = await manager.metrics().then(readEventLoopStall, (error: unknown) => {
+      process.stderr.write(`[bench] stall gauge not read before stopping the manager: ${String(error)}\n`);
+      return undefined;
+    });
+    rows[at] = { ...r, eventLoopStallUntilStopped: stall };
+  };
   const runs: readonly (readonly [Strategy, RestartKind])[] = [
     ['block-reads', 'SIGKILL'],
     ['gate-start', 'SIGKILL'],
@@ -127,19 +142,23 @@ try {
         return undefined;
       });
       process.stderr.write(`[bench] floor just before: ${floorBeforeMs ?? '–'} ms\n`);
+      await noteStallUntilStopped();
       const r = await measureRestart(load, manager, strategy, kind, logDir);
       manager = r.manager;
       rows.push({ ...r.row, floorBeforeMs });
+      managerRow = rows.length - 1;
       process.stderr.write(`[bench] ${JSON.stringify(r.row)}\n`);
     } catch (error) {
       // One strategy missing a deadline is a result too: report it and measure the others from its manager.
       if (!(error instanceof RestartMeasurementError)) throw error;
       manager = error.manager;
+      managerRow = undefined;
       failures.push(error.message);
       process.stderr.write(`[bench] FAILED ${error.message}\n`);
     }
   }
   const profileDir = values['cpu-prof'];
+  await noteStallUntilStopped();
   if (profileDir !== undefined) {
     await mkdir(profileDir, { recursive: true });
     process.env.WARMSTART_MANAGER_CPU_PROF = profileDir;

@@ -95,6 +95,30 @@ describe('restartTable', () => {
       }),
     ).toBe('199 ms (worst stall since start 180 ms: GC 12, on/off CPU not measured)');
   });
+
+  it("adds the worst stall of the rest of the manager's life when the bench read it again before stopping it", () => {
+    const block = (r: PlainRestartRow) => {
+      const [header, , line] = restartTable([r], 6_390).split('\n');
+      const cells = (l: string | undefined) => l?.split('|').map((c) => c.trim());
+      return cells(line)?.[cells(header)?.indexOf('longest event-loop block') ?? -1];
+    };
+    const early = { totalMs: 180, onCpuMs: 41, gcMs: 12, offCpuMs: 139 };
+    expect(
+      block({ ...row, peakEventLoopDelayMs: 176, eventLoopStall: early, eventLoopStallUntilStopped: early }),
+    ).toBe(
+      '176 ms (worst stall since start 180 ms: on CPU 41, GC 12, off CPU 139; none worse until stopped)',
+    );
+    expect(
+      block({
+        ...row,
+        peakEventLoopDelayMs: 176,
+        eventLoopStall: early,
+        eventLoopStallUntilStopped: { totalMs: 415, onCpuMs: 130, gcMs: 402, offCpuMs: 285, runQueueMs: 280 },
+      }),
+    ).toBe(
+      '176 ms (worst stall since start 180 ms: on CPU 41, GC 12, off CPU 139; worse later, before it was stopped: 415 ms: on CPU 130, GC 402, off CPU 285 of which waiting for a core 280)',
+    );
+  });
 });
 
 describe('changePathList', () => {

@@ -1,4 +1,5 @@
 // The restart benchmark's rows as markdown: the table, and each restart's two change paths.
+import type { EventLoopStallSplit } from './event-loop-stall.js';
 import type { RestartRow } from './scenario.js';
 
 export type PlainRestartRow = Omit<RestartRow, 'detail'>;
@@ -11,16 +12,26 @@ function restartName(r: PlainRestartRow): string {
  * The longest event-loop block: the lag figure as before (tables of different dates compare), then the worst
  * stall's split from the manager's stall recorder, where the row has one.
  */
+function stallSplit(stall: EventLoopStallSplit): string {
+  return stall.onCpuMs === undefined || stall.offCpuMs === undefined
+    ? `GC ${stall.gcMs}, on/off CPU not measured`
+    : `on CPU ${stall.onCpuMs}, GC ${stall.gcMs}, off CPU ${stall.offCpuMs}${stall.runQueueMs === undefined ? '' : ` of which waiting for a core ${stall.runQueueMs}`}${stall.otherThreadsCpuMs === undefined ? '' : `; other threads on CPU ${stall.otherThreadsCpuMs}`}`;
+}
+
+/** After the drained queues, until the bench stopped the manager: a worse stall with its split, or that none came. */
+function untilStopped(r: PlainRestartRow, sinceStartMs: number): string {
+  const later = r.eventLoopStallUntilStopped;
+  if (later === undefined) return '';
+  if (later.totalMs <= sinceStartMs) return '; none worse until stopped';
+  return `; worse later, before it was stopped: ${later.totalMs} ms: ${stallSplit(later)}`;
+}
+
 function eventLoopBlock(r: PlainRestartRow): string {
   const stall = r.eventLoopStall;
   if (stall === undefined) return `${r.peakEventLoopDelayMs} ms`;
-  const split =
-    stall.onCpuMs === undefined || stall.offCpuMs === undefined
-      ? `GC ${stall.gcMs}, on/off CPU not measured`
-      : `on CPU ${stall.onCpuMs}, GC ${stall.gcMs}, off CPU ${stall.offCpuMs}${stall.runQueueMs === undefined ? '' : ` of which waiting for a core ${stall.runQueueMs}`}${stall.otherThreadsCpuMs === undefined ? '' : `; other threads on CPU ${stall.otherThreadsCpuMs}`}`;
   // The recorder starts before the modules load, so its worst stall may be the start-up's, which the lag
   // figure (measured from when the metrics are registered) does not include: both are given.
-  return `${r.peakEventLoopDelayMs} ms (worst stall since start ${stall.totalMs} ms: ${split})`;
+  return `${r.peakEventLoopDelayMs} ms (worst stall since start ${stall.totalMs} ms: ${stallSplit(stall)}${untilStopped(r, stall.totalMs)})`;
 }
 
 /**

@@ -51,6 +51,12 @@ export interface RestartRow {
    */
   readonly eventLoopStall?: EventLoopStallSplit | undefined;
   /**
+   * The same gauge read once more just before the bench stopped this manager (at the next restart, after the
+   * floor measured then, or at the end of the run): the worst stall of its whole life, so a full GC that V8
+   * deferred past the drained queues shows too. Absent when the bench could not read it.
+   */
+  readonly eventLoopStallUntilStopped?: EventLoopStallSplit | undefined;
+  /**
    * The post-restart change's path: when each stage (detector, scheduler, binding-controller, each member) first
    * wrote for it, in ms after the change.
    */
