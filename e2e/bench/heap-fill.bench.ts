@@ -5,7 +5,7 @@
 // the cores; each variant's informers run in a fresh process. See bench/README.md.
 //
 //   pnpm bench:heap-fill [--objects 600000] [--hogs 2] [--churn-s 30] [--churn-rate 1000] [--quiet-s 130]
-//     [--variant '--initial-old-space-size=4096' ...] [--json e2e/results/heap-fill.json]
+//     [--variant=--initial-old-space-size=4096 ...] [--json e2e/results/heap-fill.json]
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
