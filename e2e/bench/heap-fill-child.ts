@@ -1,10 +1,10 @@
 // The informer process of the heap-fill benchmark, started with the Node/V8 flags under test: it syncs informers
-// for the manager's four big kinds (three on the host, one on the member) by WatchList with the manager's
-// defaults, then lives through the servers' churn and a quiet time, recording every event-loop stall of 100 ms or
+// for the manager's four big kinds (three on the host, one on the member) with the manager's defaults (WatchList
+// refused, so a paged LIST), then lives through the servers' churn and a quiet time, recording every event-loop stall of 100 ms or
 // more (the manager's own stall recorder) and every full GC, each with the phase it fell in.
 //
 // Usage (the parent runs it, with an IPC channel): node [flags] --conditions=@warmstart/source --import tsx
-//   heap-fill-child.ts <host kubeconfig> <member kubeconfig> <objects per kind> <churn s> <quiet s>
+//   heap-fill-child.ts <objects per kind> <churn s> <quiet s> <kubeconfig per kind, in servedKinds' order>
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -19,13 +19,13 @@ import {
   servedKinds,
 } from './heap-fill-protocol.js';
 
-const [hostPath, memberPath, perKindArg, churnArg, quietArg] = process.argv.slice(2);
+const [perKindArg, churnArg, quietArg, ...kubeconfigs] = process.argv.slice(2);
 const perKind = Number(perKindArg);
 const churnS = Number(churnArg);
 const quietS = Number(quietArg);
-if (hostPath === undefined || memberPath === undefined || !(perKind > 0) || !(churnS >= 0) || !(quietS >= 0))
+if (!(perKind > 0) || !(churnS >= 0) || !(quietS >= 0) || kubeconfigs.length !== servedKinds.length)
   throw new Error(
-    'usage: heap-fill-child.ts <host kubeconfig> <member kubeconfig> <per kind> <churn s> <quiet s>',
+    `usage: heap-fill-child.ts <per kind> <churn s> <quiet s> <kubeconfig of each of ${servedKinds.map((k) => k.kind).join(', ')}>`,
   );
 
 let phase: Phase = 'fill';
@@ -68,19 +68,31 @@ const rssSampler = setInterval(() => {
   rssPeakBytes = Math.max(rssPeakBytes, process.memoryUsage.rss());
 }, 1000);
 
+/** BENCH_LOG=1: the informers' own log lines (retries, relists) on stderr, to explain a slow fill. */
+const stderrLogger = {
+  debug: (m: string, f?: object) => process.stderr.write(`debug ${m} ${JSON.stringify(f ?? {})}\n`),
+  info: (m: string, f?: object) => process.stderr.write(`info ${m} ${JSON.stringify(f ?? {})}\n`),
+  warn: (m: string, f?: object) => process.stderr.write(`warn ${m} ${JSON.stringify(f ?? {})}\n`),
+  error: (m: string, f?: object) => process.stderr.write(`error ${m} ${JSON.stringify(f ?? {})}\n`),
+};
+
 function managerFor(path: string): InformerManager {
   const kc = new KubeConfig();
   kc.loadFromString(readFileSync(path, 'utf8'));
-  return InformerManager.fromKubeConfig(kc, { informers: { watchList: 'always' } });
+  return InformerManager.fromKubeConfig(kc, {
+    ...(process.env.BENCH_LOG ? { logger: stderrLogger } : {}),
+  });
 }
-const managers = { host: managerFor(hostPath), member: managerFor(memberPath) };
-const informers = servedKinds.map((k) => managers[k.cluster].forResource(k.gvr));
-managers.host.start();
-managers.member.start();
-await Promise.all([
-  managers.host.waitForSync({ timeoutMs: 1_800_000 }),
-  managers.member.waitForSync({ timeoutMs: 1_800_000 }),
-]);
+// One manager per kind, as each kind has its own server; the manager has one per cluster, which shares nothing
+// that matters here (every watch has its own connection either way).
+const managers = kubeconfigs.map(managerFor);
+const informers = servedKinds.map((k, i) => {
+  const manager = managers[i];
+  if (manager === undefined) throw new Error(`no kubeconfig for ${k.kind}`);
+  return manager.forResource(k.gvr);
+});
+for (const m of managers) m.start();
+await Promise.all(managers.map((m) => m.waitForSync({ timeoutMs: 1_800_000 })));
 const fillS = atS(performance.now());
 const objects = informers.reduce((n, i) => n + i.store.size, 0);
 if (objects !== perKind * servedKinds.length)

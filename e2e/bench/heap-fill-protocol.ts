@@ -38,7 +38,7 @@ export const servedKinds: readonly {
 ];
 
 export type ServerMessage =
-  | { readonly type: 'ready'; readonly host: string; readonly member: string }
+  | { readonly type: 'ready'; readonly kubeconfig: string }
   | { readonly type: 'churned'; readonly objects: number };
 
 export type ChildMessage =

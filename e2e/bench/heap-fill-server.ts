@@ -1,11 +1,15 @@
-// The API servers of the heap-fill benchmark, in their own process: a host (the manager's three big kinds:
-// Deployments, ResourceBindings, Works) and a member (its Deployments), each the in-process fake kube-apiserver of
-// @warmstart/informer-cache/testing, filled from one real object per kind (fixtures/heap-fill, taken from a 100k
-// restart run) made unique per workload. It serves WatchList as kube-apiserver does, so the informer child parses,
-// transforms, interns and freezes exactly as the manager does; serving is CPU work here too, as it is there.
+// One API server of the heap-fill benchmark, in its own process: the in-process fake kube-apiserver of
+// @warmstart/informer-cache/testing serving one of the manager's four big kinds per workload (host Deployments,
+// ResourceBindings, Works; member Deployments), filled from one real object of that kind (fixtures/heap-fill, taken
+// from a 100k restart run) made unique per workload. It serves paged LISTs of 500 and refuses WatchList, as
+// kube-apiserver does for a resource whose watch cache is off (the 100k restart run turns it off for Works and
+// ResourceBindings), so the informer process falls back, parses, transforms, interns and freezes exactly as the
+// manager does there; serving is CPU work here too, as it is there. Not WatchList: the fake writes a WatchList's
+// initial events in one synchronous pass, and 150,000 Works that way broke the connection. One process per kind,
+// so one server's work does not hold up the others' responses.
 // The parent talks to it over IPC: it answers { ready } once filled, and on { churn } replaces objects at a rate.
 //
-// Usage (the parent runs it): node --conditions=@warmstart/source --import tsx heap-fill-server.ts <per kind>
+// Usage (the parent runs it): node --conditions=@warmstart/source --import tsx heap-fill-server.ts <kind> <count>
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,9 +22,11 @@ import {
   servedKinds,
 } from './heap-fill-protocol.js';
 
-const perKind = Number(process.argv[2]);
-if (!Number.isInteger(perKind) || perKind < 1)
-  throw new Error('usage: heap-fill-server.ts <objects per kind>');
+const kindArg = process.argv[2];
+const perKind = Number(process.argv[3]);
+const served = servedKinds.find((k) => k.kind === kindArg);
+if (served === undefined || !Number.isInteger(perKind) || perKind < 1)
+  throw new Error(`usage: heap-fill-server.ts <${servedKinds.map((k) => k.kind).join('|')}> <objects>`);
 const send = (message: ServerMessage) => process.send?.(message);
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'heap-fill');
 
@@ -46,38 +52,25 @@ function instance(text: string, i: number): KubeObject {
   ) as KubeObject;
 }
 
-const host = await FakeApiServer.start();
-const member = await FakeApiServer.start();
-const kinds = servedKinds.map((k) => ({
-  ...k,
-  server: k.cluster === 'host' ? host : member,
-  text: fixtureText(k.kind),
-}));
-for (const k of kinds) k.server.addResource(k.gvr);
-
+const gvr = served.gvr;
+const server = await FakeApiServer.start({ watchList: false, watchCache: false });
+server.addResource(gvr);
+const text = fixtureText(served.kind);
 const started = performance.now();
-let done = 0;
-for (const k of kinds) {
-  for (let i = 0; i < perKind; i++) {
-    k.server.create(k.gvr, instance(k.text, i));
-    if (++done % 50_000 === 0) {
-      const s = (performance.now() - started) / 1000;
-      process.stderr.write(
-        `[heap-fill server] ${done}/${perKind * kinds.length} objects, ${Math.round(done / s)}/s\n`,
-      );
-      // Let the event loop breathe so the parent's IPC is not starved while filling.
-      await new Promise((r) => setImmediate(r));
-    }
+for (let i = 0; i < perKind; i++) {
+  server.create(gvr, instance(text, i));
+  if ((i + 1) % 50_000 === 0) {
+    const s = (performance.now() - started) / 1000;
+    process.stderr.write(
+      `[heap-fill server ${served.kind}] ${i + 1}/${perKind} objects, ${Math.round((i + 1) / s)}/s\n`,
+    );
+    // Let the event loop breathe so the parent's IPC is not starved while filling.
+    await new Promise((r) => setImmediate(r));
   }
 }
+send({ type: 'ready', kubeconfig: server.kubeConfigYaml(served.cluster) });
 
-send({
-  type: 'ready',
-  host: host.kubeConfigYaml('host'),
-  member: member.kubeConfigYaml('member'),
-});
-
-/** Replaces `perSecond` objects a second, spread over the kinds, for `seconds`; answers how many it replaced. */
+/** Replaces `perSecond` objects a second for `seconds`; answers how many it replaced. */
 async function churn(seconds: number, perSecond: number): Promise<void> {
   const until = performance.now() + seconds * 1000;
   const tickMs = 50;
@@ -85,16 +78,10 @@ async function churn(seconds: number, perSecond: number): Promise<void> {
   let n = 0;
   while (performance.now() < until) {
     for (let c = 0; c < perTick; c++, n++) {
-      const k = kinds[n % kinds.length];
-      if (k === undefined) continue;
-      const i = (n * 7919) % perKind;
-      const object = instance(k.text, i);
+      const object = instance(text, (n * 7919) % perKind);
       // A label stands in for the status changes the manager's writes and the members' controllers cause.
-      const changed = {
-        ...object,
-        metadata: { ...object.metadata, labels: { ...object.metadata.labels, churn: String(n) } },
-      };
-      k.server.update(k.gvr, changed);
+      const labels = { ...object.metadata.labels, churn: String(n) };
+      server.update(gvr, { ...object, metadata: { ...object.metadata, labels } });
     }
     await new Promise((r) => setTimeout(r, tickMs));
   }
@@ -103,6 +90,5 @@ async function churn(seconds: number, perSecond: number): Promise<void> {
 
 process.on('message', (message: ParentMessage) => {
   if (message.type === 'churn') void churn(message.seconds, message.perSecond);
-  else if (message.type === 'stop')
-    void Promise.all([host.close(), member.close()]).then(() => process.exit(0));
+  else if (message.type === 'stop') void server.close().then(() => process.exit(0));
 });

@@ -1,7 +1,7 @@
 // Heap-fill benchmark: the event-loop stalls and full GCs of a manager-sized informer heap filling while the
 // machine's cores are busy, for each set of Node/V8 flags given, side by side in one run and in minutes (the
-// 100k restart bench that shows the same takes two hours). Fake API servers in their own process serve the
-// manager's four big kinds per workload by WatchList; busy processes stand in for a kube-apiserver competing for
+// 100k restart bench that shows the same takes two hours). Fake API servers, one process per kind, serve the
+// manager's four big kinds per workload by paged LIST; busy processes stand in for a kube-apiserver competing for
 // the cores; each variant's informers run in a fresh process. See bench/README.md.
 //
 //   pnpm bench:heap-fill [--objects 600000] [--hogs 2] [--churn-s 30] [--churn-rate 1000] [--quiet-s 130]
@@ -12,13 +12,19 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ChildMessage, HeapFillResult, ParentMessage, ServerMessage } from './heap-fill-protocol.js';
+import {
+  type ChildMessage,
+  type HeapFillResult,
+  type ParentMessage,
+  type ServerMessage,
+  servedKinds,
+} from './heap-fill-protocol.js';
 import { heapFillTable } from './heap-fill-table.js';
 
 const { values } = parseArgs({
   options: {
     objects: { type: 'string', default: '600000' },
-    hogs: { type: 'string', default: '2' },
+    hogs: { type: 'string', default: '1' },
     'churn-s': { type: 'string', default: '30' },
     'churn-rate': { type: 'string', default: '1000' },
     'quiet-s': { type: 'string', default: '130' },
@@ -34,7 +40,7 @@ const positive = (name: string, value: string, min = 1): number => {
   return n;
 };
 const objects = positive('objects', values.objects, 4);
-const perKind = Math.floor(objects / 4);
+const perKind = Math.floor(objects / servedKinds.length);
 const hogs = positive('hogs', values.hogs, 0);
 const churnS = positive('churn-s', values['churn-s'], 0);
 const churnRate = positive('churn-rate', values['churn-rate']);
@@ -51,6 +57,7 @@ const jsonPath = resolve(
 );
 const tsx = import.meta.resolve('tsx');
 const log = (line: string) => process.stderr.write(`[heap-fill] ${line}\n`);
+const toServer = (server: ChildProcess, m: ParentMessage) => server.send(m);
 
 function node(script: string, flags: readonly string[], args: readonly string[]): ChildProcess {
   return spawn(
@@ -94,16 +101,25 @@ function message<M extends { type: string }, T extends M['type']>(
 const work = await mkdtemp(join(tmpdir(), 'heap-fill-'));
 const busy: ChildProcess[] = [];
 log(
-  `serving ${perKind * 4} objects (${perKind} per kind), ${hogs} busy process(es), variants: ${variants.map((v) => v || '(none)').join(' | ')}`,
+  `serving ${perKind * servedKinds.length} objects (${perKind} per kind), ${hogs} busy process(es), variants: ${variants.map((v) => v || '(none)').join(' | ')}`,
 );
-const server = node('heap-fill-server.ts', ['--max-old-space-size=16384'], [String(perKind)]);
-const toServer = (m: ParentMessage) => server.send(m);
+const servers = servedKinds.map((k) => ({
+  kind: k.kind,
+  process: node('heap-fill-server.ts', ['--max-old-space-size=8192'], [k.kind, String(perKind)]),
+}));
 try {
-  const ready = await message<ServerMessage, 'ready'>(server, 'ready', 1_800_000, 'the API-server process');
-  const hostConfig = join(work, 'host.kubeconfig');
-  const memberConfig = join(work, 'member.kubeconfig');
-  await writeFile(hostConfig, ready.host);
-  await writeFile(memberConfig, ready.member);
+  const kubeconfigs: string[] = [];
+  for (const s of servers) {
+    const ready = await message<ServerMessage, 'ready'>(
+      s.process,
+      'ready',
+      1_800_000,
+      `the ${s.kind} server`,
+    );
+    const path = join(work, `${s.kind}.kubeconfig`);
+    await writeFile(path, ready.kubeconfig);
+    kubeconfigs.push(path);
+  }
   for (let i = 0; i < hogs; i++)
     busy.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
 
@@ -112,33 +128,39 @@ try {
     const flags = [...baseFlags, ...variant.split(' ').filter(Boolean)];
     log(`informers with ${flags.join(' ')}`);
     const child = node('heap-fill-child.ts', flags, [
-      hostConfig,
-      memberConfig,
       String(perKind),
       String(churnS),
       String(quietS),
+      ...kubeconfigs,
     ]);
     const what = `the informer process (${flags.join(' ')})`;
     const result = message<ChildMessage, 'result'>(child, 'result', 3_600_000, what);
     await message<ChildMessage, 'synced'>(child, 'synced', 1_800_000, what);
-    toServer({ type: 'churn', seconds: churnS, perSecond: churnRate });
+    for (const s of servers)
+      toServer(s.process, {
+        type: 'churn',
+        seconds: churnS,
+        perSecond: Math.max(1, Math.round(churnRate / servers.length)),
+      });
     const r = (await result).result;
     results.push(r);
     log(JSON.stringify({ ...r, stalls: r.stalls.length }));
   }
 
   const table = heapFillTable(results);
-  const settings = `${perKind * 4} objects (${perKind} per kind: host Deployments, ResourceBindings, Works; member Deployments), ${hogs} busy process(es) beside the API-server process, churn ${churnRate} objects/s for ${churnS} s after the fill, then ${quietS} s quiet.`;
+  const settings = `${perKind * servedKinds.length} objects (${perKind} per kind: host Deployments, ResourceBindings, Works; member Deployments), ${hogs} busy process(es) beside the four API-server processes, churn ${churnRate} objects/s for ${churnS} s after the fill, then ${quietS} s quiet.`;
   await mkdir(dirname(jsonPath), { recursive: true });
   await writeFile(
     jsonPath,
-    `${JSON.stringify({ objects: perKind * 4, hogs, churnS, churnRate, quietS, results }, null, 2)}\n`,
+    `${JSON.stringify({ objects: perKind * servedKinds.length, hogs, churnS, churnRate, quietS, results }, null, 2)}\n`,
   );
   await writeFile(jsonPath.replace(/\.json$/, '.md'), `${table}\n\n${settings}\n`);
   process.stdout.write(`${table}\n\n${settings}\n`);
 } finally {
   for (const b of busy) b.kill('SIGKILL');
-  if (server.connected) toServer({ type: 'stop' });
-  server.kill('SIGTERM');
+  for (const s of servers) {
+    if (s.process.connected) toServer(s.process, { type: 'stop' });
+    s.process.kill('SIGTERM');
+  }
   await rm(work, { recursive: true, force: true });
 }
