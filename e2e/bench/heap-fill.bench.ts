@@ -108,18 +108,20 @@ const servers = servedKinds.map((k) => ({
   process: node('heap-fill-server.ts', ['--max-old-space-size=8192'], [k.kind, String(perKind)]),
 }));
 try {
-  const kubeconfigs: string[] = [];
-  for (const s of servers) {
-    const ready = await message<ServerMessage, 'ready'>(
-      s.process,
-      'ready',
-      1_800_000,
-      `the ${s.kind} server`,
-    );
-    const path = join(work, `${s.kind}.kubeconfig`);
-    await writeFile(path, ready.kubeconfig);
-    kubeconfigs.push(path);
-  }
+  // Every server's listener at once: an IPC message that arrives while nothing listens is dropped.
+  const kubeconfigs = await Promise.all(
+    servers.map(async (s) => {
+      const ready = await message<ServerMessage, 'ready'>(
+        s.process,
+        'ready',
+        1_800_000,
+        `the ${s.kind} server`,
+      );
+      const path = join(work, `${s.kind}.kubeconfig`);
+      await writeFile(path, ready.kubeconfig);
+      return path;
+    }),
+  );
   for (let i = 0; i < hogs; i++)
     busy.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
 
