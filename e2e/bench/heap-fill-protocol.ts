@@ -37,9 +37,7 @@ export const servedKinds: readonly {
   },
 ];
 
-export type ServerMessage =
-  | { readonly type: 'ready'; readonly kubeconfig: string }
-  | { readonly type: 'churned'; readonly objects: number };
+export type ServerMessage = { readonly type: 'ready'; readonly kubeconfig: string };
 
 export type ChildMessage =
   | { readonly type: 'synced' }

@@ -70,7 +70,7 @@ for (let i = 0; i < perKind; i++) {
 }
 send({ type: 'ready', kubeconfig: server.kubeConfigYaml(served.cluster) });
 
-/** Replaces `perSecond` objects a second for `seconds`; answers how many it replaced. */
+/** Replaces `perSecond` objects a second for `seconds`. */
 async function churn(seconds: number, perSecond: number): Promise<void> {
   const until = performance.now() + seconds * 1000;
   const tickMs = 50;
@@ -85,7 +85,6 @@ async function churn(seconds: number, perSecond: number): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, tickMs));
   }
-  send({ type: 'churned', objects: n });
 }
 
 process.on('message', (message: ParentMessage) => {
