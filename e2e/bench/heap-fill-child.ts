@@ -18,6 +18,7 @@ import {
   type PhaseStall,
   servedKinds,
 } from './heap-fill-protocol.js';
+import { stderrLogger } from './stderr-logger.js';
 
 const [perKindArg, churnArg, quietArg, ...kubeconfigs] = process.argv.slice(2);
 const perKind = Number(perKindArg);
@@ -67,14 +68,6 @@ let rssPeakBytes = 0;
 const rssSampler = setInterval(() => {
   rssPeakBytes = Math.max(rssPeakBytes, process.memoryUsage.rss());
 }, 1000);
-
-/** BENCH_LOG=1: the informers' own log lines (retries, relists) on stderr, to explain a slow fill. */
-const stderrLogger = {
-  debug: (m: string, f?: object) => process.stderr.write(`debug ${m} ${JSON.stringify(f ?? {})}\n`),
-  info: (m: string, f?: object) => process.stderr.write(`info ${m} ${JSON.stringify(f ?? {})}\n`),
-  warn: (m: string, f?: object) => process.stderr.write(`warn ${m} ${JSON.stringify(f ?? {})}\n`),
-  error: (m: string, f?: object) => process.stderr.write(`error ${m} ${JSON.stringify(f ?? {})}\n`),
-};
 
 function managerFor(path: string): InformerManager {
   const kc = new KubeConfig();

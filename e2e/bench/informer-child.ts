@@ -4,6 +4,7 @@
 // Prints one JSON line: { impl, objects, syncMs, heapBytesPerObject, rssBytes, cpuMs }.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type ChildResult, DIAGNOSTIC_IMPLS, IMPLS, type Impl } from './row.js';
+import { stderrLogger } from './stderr-logger.js';
 
 interface Synced {
   readonly objects: number;
@@ -86,14 +87,6 @@ async function load(impl: Impl): Promise<Sync> {
     }
   }
 }
-
-/** BENCH_LOG=1: the informer's own log lines (retries, fallbacks) on stderr, to explain an odd figure. */
-const stderrLogger = {
-  debug: (m: string, f?: object) => process.stderr.write(`debug ${m} ${JSON.stringify(f ?? {})}\n`),
-  info: (m: string, f?: object) => process.stderr.write(`info ${m} ${JSON.stringify(f ?? {})}\n`),
-  warn: (m: string, f?: object) => process.stderr.write(`warn ${m} ${JSON.stringify(f ?? {})}\n`),
-  error: (m: string, f?: object) => process.stderr.write(`error ${m} ${JSON.stringify(f ?? {})}\n`),
-};
 
 async function settle(): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
