@@ -2,8 +2,8 @@
 // nodejs_eventloop_lag_*) says how late a timer fired, not why: on a busy shared machine the main thread may
 // have been runnable but waiting for a core, which no profile of the process shows. Reading the thread's own
 // CPU clock at each tick tells work on the loop (on CPU, GC included) from time the thread did not run.
-import { readFileSync } from 'node:fs';
 import { type PerformanceEntry, PerformanceObserver, performance } from 'node:perf_hooks';
+import { openRunQueueClock } from './run-queue-clock.js';
 
 /** One gap between two ticks of the recorder that was longer than the interval plus the threshold. */
 export interface EventLoopStall {
@@ -109,34 +109,24 @@ function threadCpuClock(): () => number | undefined {
   };
 }
 
-/**
- * Linux reports per thread, in /proc/thread-self/schedstat, the ns spent on a CPU and the ns spent runnable on a
- * run queue; read from the main thread, that is the main thread's. Elsewhere (or in a sandbox without /proc):
- * undefined.
- */
-function runQueueClock(): () => number | undefined {
-  const read = (): number | undefined => {
-    try {
-      const waited = Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[1]);
-      return Number.isFinite(waited) ? waited / 1e6 : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  return read() === undefined ? () => undefined : read;
-}
-
 function processCpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 }
 
-const defaultClock = (): StallClock => ({
-  wallMs: () => performance.now(),
-  threadCpuMs: threadCpuClock(),
-  processCpuMs,
-  runQueueMs: runQueueClock(),
-});
+/** The process's own clocks; Linux also reports the run-queue delay (the descriptor is closed on close()). */
+function defaultClock(): { readonly clock: StallClock; readonly close: () => void } {
+  const runQueue = openRunQueueClock();
+  return {
+    clock: {
+      wallMs: () => performance.now(),
+      threadCpuMs: threadCpuClock(),
+      processCpuMs,
+      runQueueMs: runQueue === undefined ? () => undefined : runQueue.read,
+    },
+    close: () => runQueue?.close(),
+  };
+}
 
 /** GC pauses from perf_hooks: each 'gc' entry is a pause of the thread that observes it. */
 const observedGcPauses: GcPauseSource = {
@@ -173,6 +163,7 @@ export class EventLoopStallRecorder {
   readonly #reportMs: number;
   readonly #onStall: ((stall: EventLoopStall) => void) | undefined;
   readonly #clock: StallClock;
+  readonly #closeClock: () => void;
   readonly #gc: GcPauseSubscription;
   readonly #timer: NodeJS.Timeout;
   #pauses: GcPause[] = [];
@@ -204,7 +195,14 @@ export class EventLoopStallRecorder {
     this.#windowMs = options.windowMs ?? 10_000;
     this.#reportMs = options.reportMs ?? 100;
     this.#onStall = options.onStall;
-    this.#clock = options.clock ?? defaultClock();
+    if (options.clock !== undefined) {
+      this.#clock = options.clock;
+      this.#closeClock = () => {};
+    } else {
+      const own = defaultClock();
+      this.#clock = own.clock;
+      this.#closeClock = own.close;
+    }
     this.#lastWallMs = this.#clock.wallMs();
     this.#lastCpuMs = this.#clock.threadCpuMs();
     this.#lastProcessCpuMs = this.#clock.processCpuMs?.();
@@ -256,6 +254,7 @@ export class EventLoopStallRecorder {
     this.#gc.flush();
     this.#settle();
     this.#gc.unsubscribe();
+    this.#closeClock();
     this.#pauses = [];
   }
 
