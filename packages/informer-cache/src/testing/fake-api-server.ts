@@ -71,7 +71,19 @@ interface Watcher {
   readonly namespace: string | undefined;
   stalled: boolean;
   timer: NodeJS.Timeout | undefined;
+  /** While a large set of initial events is written: the live events that came meanwhile, sent after it. */
+  backlog: string[] | undefined;
+  /** The watch was ended while its initial events were written: end it once they and the backlog are sent. */
+  endAfterBacklog: boolean;
 }
+
+/**
+ * Up to this many initial events are written in one pass; more are written in slices that wait for the socket to
+ * drain and let the event loop run, so a WatchList of 150,000 large objects streams instead of queuing a gigabyte
+ * in one turn (which broke the connection).
+ */
+const SYNC_INITIAL_EVENTS = 1_000;
+const INITIAL_EVENTS_PER_SLICE = 256;
 
 interface PathInfo {
   readonly state: ResourceState | undefined;
@@ -249,7 +261,8 @@ export class FakeApiServer {
     if (gvr === undefined) return this.#watchers.size;
     const id = gvrToString(gvr);
     let n = 0;
-    for (const w of this.#watchers) if (gvrToString(w.state.gvr) === id && !w.stalled) n++;
+    for (const w of this.#watchers)
+      if (gvrToString(w.state.gvr) === id && !w.stalled && w.backlog === undefined) n++;
     return n;
   }
 
@@ -368,10 +381,45 @@ export class FakeApiServer {
 
   #send(w: Watcher, event: { type: string; object: unknown }): void {
     if (w.stalled || w.res.writableEnded) return;
-    w.res.write(`${JSON.stringify(event)}\n`);
+    const line = `${JSON.stringify(event)}\n`;
+    if (w.backlog !== undefined) w.backlog.push(line);
+    else w.res.write(line);
+  }
+
+  /** Writes initial events in slices (see SYNC_INITIAL_EVENTS), then the backlog, then announces the watch. */
+  async #writeInitialEvents(
+    w: Watcher,
+    objects: readonly KubeObject[],
+    end: { type: string; object: unknown } | undefined,
+  ): Promise<void> {
+    const res = w.res;
+    const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
+    let sinceYield = 0;
+    for (const object of objects) {
+      // A stalled watch writes nothing more; a closed one has nowhere to write.
+      if (w.stalled || res.destroyed || res.writableEnded) return;
+      if (!res.write(`${JSON.stringify({ type: 'ADDED', object })}\n`)) {
+        await Promise.race([new Promise<void>((resolve) => res.once('drain', () => resolve())), closed]);
+        sinceYield = 0;
+      } else if (++sinceYield === INITIAL_EVENTS_PER_SLICE) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sinceYield = 0;
+      }
+    }
+    if (w.stalled || res.destroyed || res.writableEnded) return;
+    if (end !== undefined) res.write(`${JSON.stringify(end)}\n`);
+    const backlog = w.backlog ?? [];
+    w.backlog = undefined;
+    for (const line of backlog) res.write(line);
+    if (w.endAfterBacklog) this.#endWatch(w);
+    else this.#events.emit('watch', w);
   }
 
   #endWatch(w: Watcher): void {
+    if (w.backlog !== undefined) {
+      w.endAfterBacklog = true;
+      return;
+    }
     this.#watchers.delete(w);
     if (w.timer !== undefined) clearTimeout(w.timer);
     if (!w.res.writableEnded) w.res.end();
@@ -602,6 +650,8 @@ export class FakeApiServer {
       namespace: info.namespace,
       stalled: false,
       timer: undefined,
+      backlog: undefined,
+      endAfterBacklog: false,
     };
     const timeoutSeconds = Number(q.get('timeoutSeconds') ?? '0');
     if (timeoutSeconds > 0) watcher.timer = setTimeout(() => this.#endWatch(watcher), timeoutSeconds * 1000);
@@ -611,11 +661,19 @@ export class FakeApiServer {
     });
     const initial = sendInitialEvents || rv === '' || rv === '0';
     if (initial) {
-      for (const object of state.objects.values()) {
-        if (inNamespace(object, info.namespace)) this.#send(watcher, { type: 'ADDED', object });
+      const objects = [...state.objects.values()].filter((o) => inNamespace(o, info.namespace));
+      // The bookmark carries the resourceVersion of this snapshot; later events follow it.
+      const end = sendInitialEvents
+        ? { type: 'BOOKMARK', object: this.#bookmarkObject(state, true) }
+        : undefined;
+      if (objects.length > SYNC_INITIAL_EVENTS) {
+        watcher.backlog = [];
+        this.#watchers.add(watcher);
+        void this.#writeInitialEvents(watcher, objects, end);
+        return;
       }
-      if (sendInitialEvents)
-        this.#send(watcher, { type: 'BOOKMARK', object: this.#bookmarkObject(state, true) });
+      for (const object of objects) this.#send(watcher, { type: 'ADDED', object });
+      if (end !== undefined) this.#send(watcher, end);
     } else {
       const from = Number(rv);
       if (from < this.#compactedRv) {
