@@ -1,6 +1,6 @@
 // The informer process of the heap-fill benchmark, started with the Node/V8 flags under test: it syncs informers
-// for the manager's four big kinds (three on the host, one on the member) with the manager's defaults (WatchList
-// refused, so a paged LIST), then lives through the servers' churn and a quiet time, recording every event-loop stall of 100 ms or
+// for the manager's four big kinds (three on the host, one on the member) with the manager's defaults (WatchList,
+// or a paged LIST where the server refuses it), then lives through the servers' churn and a quiet time, recording every event-loop stall of 100 ms or
 // more (the manager's own stall recorder) and every full GC, each with the phase it fell in.
 //
 // Usage (the parent runs it, with an IPC channel): node [flags] --conditions=@warmstart/source --import tsx

@@ -3,19 +3,26 @@ import type { GroupVersionResource } from '@warmstart/informer-cache';
 
 export type HeapFillKind = 'template' | 'rb' | 'work' | 'member';
 
-/** The four objects the manager caches per workload with one member, by the cluster that serves them. */
+/**
+ * The four objects the manager caches per workload with one member, by the cluster that serves them and by how the
+ * 100k restart run's kube-apiserver lists them: WatchList where its watch cache is on, paged LIST where the run
+ * turns it off (Works and ResourceBindings, `--watch-cache-sizes=...#0`).
+ */
 export const servedKinds: readonly {
   readonly kind: HeapFillKind;
   readonly cluster: 'host' | 'member';
   readonly gvr: GroupVersionResource;
+  readonly watchCache: boolean;
 }[] = [
   {
     kind: 'template',
+    watchCache: true,
     cluster: 'host',
     gvr: { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true, kind: 'Deployment' },
   },
   {
     kind: 'rb',
+    watchCache: false,
     cluster: 'host',
     gvr: {
       group: 'work.karmada.io',
@@ -27,11 +34,13 @@ export const servedKinds: readonly {
   },
   {
     kind: 'work',
+    watchCache: false,
     cluster: 'host',
     gvr: { group: 'work.karmada.io', version: 'v1alpha1', resource: 'works', namespaced: true, kind: 'Work' },
   },
   {
     kind: 'member',
+    watchCache: true,
     cluster: 'member',
     gvr: { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true, kind: 'Deployment' },
   },

@@ -1,12 +1,11 @@
 // One API server of the heap-fill benchmark, in its own process: the in-process fake kube-apiserver of
 // @warmstart/informer-cache/testing serving one of the manager's four big kinds per workload (host Deployments,
 // ResourceBindings, Works; member Deployments), filled from one real object of that kind (fixtures/heap-fill, taken
-// from a 100k restart run) made unique per workload. It serves paged LISTs of 500 and refuses WatchList, as
-// kube-apiserver does for a resource whose watch cache is off (the 100k restart run turns it off for Works and
-// ResourceBindings), so the informer process falls back, parses, transforms, interns and freezes exactly as the
-// manager does there; serving is CPU work here too, as it is there. Not WatchList: the fake writes a WatchList's
-// initial events in one synchronous pass, and 150,000 Works that way broke the connection. One process per kind,
-// so one server's work does not hold up the others' responses.
+// from a 100k restart run) made unique per workload. Where the 100k restart run keeps kube-apiserver's watch cache
+// (Deployments, host and member) it serves WatchList; where the run turns it off (Works and ResourceBindings) it
+// refuses WatchList and serves paged LISTs of 500, as kube-apiserver then does, so the informer process falls back,
+// parses, transforms, interns and freezes exactly as the manager does there; serving is CPU work here too, as it is
+// there. One process per kind, so one server's work does not hold up the others' responses.
 // The parent talks to it over IPC: it answers { ready } once filled, and on { churn } replaces objects at a rate.
 //
 // Usage (the parent runs it): node --conditions=@warmstart/source --import tsx heap-fill-server.ts <kind> <count>
@@ -53,7 +52,7 @@ function instance(text: string, i: number): KubeObject {
 }
 
 const gvr = served.gvr;
-const server = await FakeApiServer.start({ watchList: false, watchCache: false });
+const server = await FakeApiServer.start({ watchList: served.watchCache, watchCache: served.watchCache });
 server.addResource(gvr);
 const text = fixtureText(served.kind);
 const started = performance.now();
