@@ -1,8 +1,9 @@
 // Heap-fill benchmark: the event-loop stalls and full GCs of a manager-sized informer heap filling while the
 // machine's cores are busy, for each set of Node/V8 flags given, side by side in one run and in minutes (the
 // 100k restart bench that shows the same takes two hours). Fake API servers, one process per kind, serve the
-// manager's four big kinds per workload by paged LIST; busy processes stand in for a kube-apiserver competing for
-// the cores; each variant's informers run in a fresh process. See bench/README.md.
+// manager's four big kinds per workload (by WatchList or paged LIST, as the 100k run's API server does); busy
+// processes stand in for a kube-apiserver competing for the cores; each variant's informers run in a fresh
+// process. See bench/README.md.
 //
 //   pnpm bench:heap-fill [--objects 600000] [--hogs 2] [--churn-s 30] [--churn-rate 1000] [--quiet-s 130]
 //     [--variant=--initial-old-space-size=4096 ...] [--json e2e/results/heap-fill.json]
@@ -47,7 +48,11 @@ const churnRate = positive('churn-rate', values['churn-rate']);
 const quietS = positive('quiet-s', values['quiet-s'], 0);
 // The default pair: the manager as it ships, and with the old generation sized above the filled heap (README
 // "Heap size at scale"). The quiet time is long enough for V8's memory reducer (about 100 s after a full GC).
-const variants = values.variant ?? ['', '--initial-old-space-size=4096'];
+const variants = values.variant ?? [
+  '',
+  '--initial-old-space-size=4096',
+  '--initial-old-space-size=4096 --no-memory-reducer',
+];
 const baseFlags = values['base-flags'].split(' ').filter(Boolean);
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
