@@ -46,8 +46,9 @@ const hogs = positive('hogs', values.hogs, 0);
 const churnS = positive('churn-s', values['churn-s'], 0);
 const churnRate = positive('churn-rate', values['churn-rate']);
 const quietS = positive('quiet-s', values['quiet-s'], 0);
-// The default pair: the manager as it ships, and with the old generation sized above the filled heap (README
-// "Heap size at scale"). The quiet time is long enough for V8's memory reducer (about 100 s after a full GC).
+// The defaults: the manager as it ships, with the old generation sized above the filled heap, and that without
+// V8's memory reducer (manager README "Heap size at scale"). The quiet time is long enough for the reducer (about
+// 100 s after a full GC).
 const variants = values.variant ?? [
   '',
   '--initial-old-space-size=4096',
