@@ -10,9 +10,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LocalProvider } from '../src/cluster/local-provider.js';
-import { readEventLoopStall } from '../src/restart/event-loop-stall.js';
+import type { ManagerProcess } from '../src/manager/manager-process.js';
+import { readEventLoopStall, stallsInLog } from '../src/restart/event-loop-stall.js';
 import { firstPropagationSummary, firstPropagationTable } from '../src/restart/first-propagation.js';
-import { changePathList, type PlainRestartRow, restartTable } from '../src/restart/restart-table.js';
+import { MachineSampler } from '../src/restart/machine-pressure.js';
+import {
+  changePathList,
+  longStallList,
+  type PlainRestartRow,
+  restartTable,
+} from '../src/restart/restart-table.js';
 import {
   measureRestart,
   prepareLoad,
@@ -124,6 +131,10 @@ try {
     });
     rows[at] = { ...r, eventLoopStallUntilStopped: stall };
   };
+  // Each row's manager, whose logged long stalls are matched against the machine's counters once it has stopped:
+  // steal, memory pressure and page-ins across a stall say whether the time off CPU was the manager's at all.
+  const machine = new MachineSampler();
+  const rowManagers: { readonly row: number; readonly manager: ManagerProcess }[] = [];
   const runs: readonly (readonly [Strategy, RestartKind])[] = [
     ['block-reads', 'SIGKILL'],
     ['gate-start', 'SIGKILL'],
@@ -147,6 +158,7 @@ try {
       manager = r.manager;
       rows.push({ ...r.row, floorBeforeMs });
       managerRow = rows.length - 1;
+      rowManagers.push({ row: managerRow, manager });
       process.stderr.write(`[bench] ${JSON.stringify(r.row)}\n`);
     } catch (error) {
       // One strategy missing a deadline is a result too: report it and measure the others from its manager.
@@ -174,15 +186,27 @@ try {
     }
   }
   await manager.stop('SIGTERM');
+  machine.stop();
+  for (const { row, manager: m } of rowManagers) {
+    const r = rows[row];
+    if (r === undefined) continue;
+    const longStalls = stallsInLog(m.logs(), 200).map((stall) => ({
+      ...stall,
+      machine: machine.during(stall.endMonotonicUs - stall.totalMs * 1000, stall.endMonotonicUs),
+    }));
+    rows[row] = { ...r, longStalls };
+  }
   const plain = rows.map(({ detail: _d, ...row }) => row);
   await mkdir(results, { recursive: true });
   const base = join(results, `restart-${workloads}`);
   await writeFile(values.json ?? `${base}.json`, `${JSON.stringify(plain, null, 2)}\n`);
   await writeFile(`${base}-first-propagation.json`, `${JSON.stringify(first.firstPropagation, null, 2)}\n`);
   const table = restartTable(plain, floorMs(floor));
+  const stallList = longStallList(plain);
+  process.stderr.write(`[bench] ${stallList}\n`);
   await writeFile(
     `${base}.md`,
-    `${table}\n\n${floorNote(floor)}\n\n${changePathList(plain)}\n\nFirst propagation (until every queue drained; CPU as a share of the machine, with CPU seconds):\n\n${propagationSummary}\n\nIts host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerArgs.length > 0 ? ` Manager flags added: ${managerArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerNodeArgs.length > 0 ? ` Node flags added to the manager: ${managerNodeArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
+    `${table}\n\n${floorNote(floor)}\n\n${changePathList(plain)}\n\n${stallList}\n\nFirst propagation (until every queue drained; CPU as a share of the machine, with CPU seconds):\n\n${propagationSummary}\n\nIts host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerArgs.length > 0 ? ` Manager flags added: ${managerArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerNodeArgs.length > 0 ? ` Node flags added to the manager: ${managerNodeArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
   );
   if (failures.length > 0) await writeFile(`${base}.failures.txt`, `${failures.join('\n\n')}\n`);
   await writeFile(`${base}.svg`, svgChart(plain, workloads));

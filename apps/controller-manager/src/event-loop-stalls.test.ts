@@ -34,7 +34,7 @@ describe('recordEventLoopStalls', () => {
       expect(line?.gapMs).toBeGreaterThanOrEqual(150);
       expect(Number.isInteger(line?.gapMs) && Number.isInteger(line?.offCpuMs)).toBe(true);
       expect(Object.keys(line ?? {})).toEqual(
-        expect.arrayContaining(['onCpuMs', 'gcMs', 'offCpuMs', 'endMonotonicUs']),
+        expect.arrayContaining(['onCpuMs', 'gcMs', 'offCpuMs', 'majorFaults', 'endMonotonicUs']),
       );
       expect(stalled()).toHaveLength(recorder.totals().over100Ms);
     } finally {

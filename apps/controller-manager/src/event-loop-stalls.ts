@@ -25,6 +25,7 @@ export function recordEventLoopStalls(log: Logger): EventLoopStallRecorder {
           offCpuMs: round(stall.offCpuMs),
           runQueueMs: round(stall.runQueueMs),
           otherThreadsCpuMs: round(stall.otherThreadsCpuMs),
+          majorFaults: stall.majorFaults,
           // The stall's end on the monotonic clock in µs, the clock a V8 CPU profile (--cpu-prof) stamps its
           // samples with: what ran during the stall is the samples between endMonotonicUs - gapMs*1000 and it.
           endMonotonicUs: monotonicUs(stall.endMs),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readEventLoopStall } from './event-loop-stall.js';
+import { readEventLoopStall, stallsInLog } from './event-loop-stall.js';
 
 describe('readEventLoopStall', () => {
   it("reads the worst stall's parts in ms, and nothing from a manager without the gauge", () => {
@@ -19,5 +19,44 @@ describe('readEventLoopStall', () => {
       offCpuMs: undefined,
     });
     expect(readEventLoopStall('nodejs_eventloop_lag_max_seconds 0.2\n')).toBeUndefined();
+  });
+});
+
+describe('stallsInLog', () => {
+  it('reads the logged stalls of at least the given length, marking those before the manager served its probes', () => {
+    const lines = [
+      '{"level":30,"time":1796584877975,"gapMs":230,"onCpuMs":161,"gcMs":9,"offCpuMs":69,"runQueueMs":39,"otherThreadsCpuMs":28,"endMonotonicUs":73583321734,"msg":"event loop stalled"}',
+      '{"level":30,"time":1796584878000,"msg":"serving probes"}',
+      'not json at all "msg":"event loop stalled"',
+      '{"level":30,"time":1796584878238,"gapMs":103,"onCpuMs":75,"gcMs":9,"offCpuMs":28,"endMonotonicUs":73583523364,"msg":"event loop stalled"}',
+      '{"level":30,"time":1796584879238,"gapMs":284,"onCpuMs":19,"gcMs":0,"offCpuMs":265,"runQueueMs":0,"majorFaults":12,"endMonotonicUs":73584523364,"msg":"event loop stalled"}',
+    ];
+    expect(stallsInLog(lines, 200)).toEqual([
+      {
+        time: 1796584877975,
+        endMonotonicUs: 73583321734,
+        totalMs: 230,
+        onCpuMs: 161,
+        gcMs: 9,
+        offCpuMs: 69,
+        runQueueMs: 39,
+        otherThreadsCpuMs: 28,
+        majorFaults: undefined,
+        afterProbes: false,
+      },
+      {
+        time: 1796584879238,
+        endMonotonicUs: 73584523364,
+        totalMs: 284,
+        onCpuMs: 19,
+        gcMs: 0,
+        offCpuMs: 265,
+        runQueueMs: 0,
+        otherThreadsCpuMs: undefined,
+        majorFaults: 12,
+        afterProbes: true,
+      },
+    ]);
+    expect(stallsInLog(lines, 100)).toHaveLength(3);
   });
 });

@@ -37,3 +37,54 @@ export function readEventLoopStall(metricsText: string): EventLoopStallSplit | u
     otherThreadsCpuMs: partMs(metricsText, 'other_threads'),
   };
 }
+
+/** One stall as the manager logged it ("event loop stalled", 100 ms or more). */
+export interface LoggedStall extends EventLoopStallSplit {
+  /** The log line's time (ms since the epoch). */
+  readonly time: number;
+  /** The stall's end on CLOCK_MONOTONIC, µs; its start is endMonotonicUs - totalMs * 1000. */
+  readonly endMonotonicUs: number;
+  /** The manager's page-ins during the stall; absent from managers before the recorder counted them. */
+  readonly majorFaults?: number | undefined;
+  /** Whether the manager had started serving its probes by then (stalls before are its start-up's). */
+  readonly afterProbes: boolean;
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
+/**
+ * The stalls of at least `minMs` in one manager's JSON log lines, in order. Lines that are not JSON are skipped.
+ */
+export function stallsInLog(lines: Iterable<string>, minMs: number): LoggedStall[] {
+  const stalls: LoggedStall[] = [];
+  let afterProbes = false;
+  for (const line of lines) {
+    if (!line.includes('"msg":"event loop stalled"') && !line.includes('"msg":"serving probes"')) continue;
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (record.msg === 'serving probes') {
+      afterProbes = true;
+      continue;
+    }
+    const totalMs = num(record.gapMs);
+    const endMonotonicUs = num(record.endMonotonicUs);
+    if (totalMs === undefined || endMonotonicUs === undefined || totalMs < minMs) continue;
+    stalls.push({
+      time: num(record.time) ?? 0,
+      endMonotonicUs,
+      totalMs,
+      onCpuMs: num(record.onCpuMs),
+      gcMs: num(record.gcMs) ?? 0,
+      offCpuMs: num(record.offCpuMs),
+      runQueueMs: num(record.runQueueMs),
+      otherThreadsCpuMs: num(record.otherThreadsCpuMs),
+      majorFaults: num(record.majorFaults),
+      afterProbes,
+    });
+  }
+  return stalls;
+}

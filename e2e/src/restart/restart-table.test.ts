@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changePathList, type PlainRestartRow, restartTable } from './restart-table.js';
+import { changePathList, longStallList, type PlainRestartRow, restartTable } from './restart-table.js';
 
 const row: PlainRestartRow = {
   strategy: 'block-reads',
@@ -126,5 +126,40 @@ describe('changePathList', () => {
     expect(changePathList([row]).split('\n').at(-1)).toBe(
       '- block-reads SIGKILL: early, made at 350 after the restart: detector 5750, member member1 6900; late: detector 4000, member member1 8500; reached every member 8600',
     );
+  });
+});
+
+describe('longStallList', () => {
+  it("gives each restart's long stalls with the manager's split and what the machine did across them", () => {
+    const stall = {
+      time: Date.UTC(2026, 11, 6, 17, 1, 2, 345),
+      endMonotonicUs: 5_000_000,
+      totalMs: 284,
+      onCpuMs: 19,
+      gcMs: 0,
+      offCpuMs: 265,
+      runQueueMs: 0,
+      majorFaults: 0,
+      afterProbes: true,
+    };
+    const list = longStallList([
+      { ...row, longStalls: [] },
+      {
+        ...row,
+        restart: 'failover',
+        longStalls: [
+          { ...stall, machine: { coveredMs: 391, stealMs: 270, memoryFullMs: 0, majorFaults: 3 } },
+          { ...stall, totalMs: 230, afterProbes: false },
+        ],
+      },
+      { ...row, strategy: 'gate-start' },
+    ]).split('\n');
+    expect(list[2]).toBe('- block-reads SIGKILL: none');
+    expect(list[3]).toBe(
+      '- block-reads fail-over: 284 ms at 17:01:02.345 (on CPU 19, GC 0, off CPU 265 of which waiting for a core 0; 0 major faults of its own; over the 391 ms the samples bracket: steal 270 ms, memory full 0 ms, 3 major faults machine-wide); 230 ms at 17:01:02.345, before the probes (on CPU 19, GC 0, off CPU 265 of which waiting for a core 0; 0 major faults of its own; machine not sampled)',
+    );
+    // A row the bench did not look at is left out; no row looked at, no section.
+    expect(list).toHaveLength(4);
+    expect(longStallList([row])).toBe('');
   });
 });

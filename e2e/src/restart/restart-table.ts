@@ -1,5 +1,6 @@
 // The restart benchmark's rows as markdown: the table, and each restart's two change paths.
 import type { EventLoopStallSplit } from './event-loop-stall.js';
+import { describeMachineDuring } from './machine-pressure.js';
 import type { RestartRow } from './scenario.js';
 
 export type PlainRestartRow = Omit<RestartRow, 'detail'>;
@@ -80,5 +81,29 @@ export function changePathList(rows: readonly PlainRestartRow[]): string {
       (r) =>
         `- ${restartName(r)}: early, made at ${r.earlyChangeMs} after the restart: ${stages(r.earlyChangePath)}; late: ${stages(r.changePath)}; reached every member ${r.changePropagatedMs}`,
     ),
+  ].join('\n');
+}
+
+/**
+ * Each restart's stalls of 200 ms or more with what the machine did meanwhile: a stall off CPU and not waiting for
+ * a core is not work of the manager's, and steal, memory pressure or page-ins across it say whose it was.
+ */
+export function longStallList(rows: readonly PlainRestartRow[]): string {
+  const looked = rows.filter((r) => r.longStalls !== undefined);
+  if (looked.length === 0) return '';
+  return [
+    "Event-loop stalls of 200 ms or more in each restart's manager (its whole life, start-up included), with the manager's own split and page-ins and what the whole machine did across the stall (counters sampled every 100 ms, so the window is a little wider than the stall):",
+    '',
+    ...looked.map((r) => {
+      const stalls = r.longStalls ?? [];
+      if (stalls.length === 0) return `- ${restartName(r)}: none`;
+      const one = stalls.map((s) => {
+        const when = `${new Date(s.time).toISOString().slice(11, 23)}${s.afterProbes ? '' : ', before the probes'}`;
+        const own = `${stallSplit(s)}${s.majorFaults === undefined ? '' : `; ${s.majorFaults} major faults of its own`}`;
+        const machine = s.machine === undefined ? 'machine not sampled' : describeMachineDuring(s.machine);
+        return `${s.totalMs} ms at ${when} (${own}; ${machine})`;
+      });
+      return `- ${restartName(r)}: ${one.join('; ')}`;
+    }),
   ].join('\n');
 }

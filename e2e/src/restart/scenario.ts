@@ -11,8 +11,9 @@ import { adminIdentity, installCrds, joinMember, kubeconfigIdentity } from '../k
 import { formatProgress, seed } from '../load/seed.js';
 import { type ManagerProcess, metricValue, startManager } from '../manager/manager-process.js';
 import { type ChangePath, changePaths, memberStage } from './change-path.js';
-import { type EventLoopStallSplit, readEventLoopStall } from './event-loop-stall.js';
+import { type EventLoopStallSplit, type LoggedStall, readEventLoopStall } from './event-loop-stall.js';
 import { countFirstPropagation, type FirstPropagation } from './first-propagation.js';
+import type { MachineDuring } from './machine-pressure.js';
 import { createPolicies } from './policies.js';
 import { cpuMeter } from './process-cpu.js';
 import { changeReplicas, type ReplicaChange, waitInEveryMember } from './replica-change.js';
@@ -57,6 +58,11 @@ export interface RestartRow {
    */
   readonly eventLoopStallUntilStopped?: EventLoopStallSplit | undefined;
   /**
+   * Every stall of 200 ms or more the manager logged in its whole life (start-up included, until the bench stopped
+   * it), each with what the machine did meanwhile where the bench sampled it. Absent when the bench did not look.
+   */
+  readonly longStalls?: readonly AttributedStall[] | undefined;
+  /**
    * The post-restart change's path: when each stage (detector, scheduler, binding-controller, each member) first
    * wrote for it, in ms after the change.
    */
@@ -80,6 +86,11 @@ export interface RestartRow {
   readonly floorBeforeMs?: number | undefined;
   /** Verb + resource of every direct read and write seen (for the report). */
   readonly detail: Readonly<Record<string, number>>;
+}
+
+/** A stall the manager logged, and the machine's counters across it (see machine-pressure.ts). */
+export interface AttributedStall extends LoggedStall {
+  readonly machine?: MachineDuring | undefined;
 }
 
 export interface LoadedSet {

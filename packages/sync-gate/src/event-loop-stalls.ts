@@ -28,6 +28,13 @@ export interface EventLoopStall {
    * few cores they compete with the main thread for them. Undefined without process.threadCpuUsage.
    */
   readonly otherThreadsCpuMs: number | undefined;
+  /**
+   * Major page faults of the whole process during the gap (pages read back from disk: a binary's code, a mapped
+   * file); undefined where the platform does not count them, and optional so stalls built by hand may leave it
+   * out. A stall off CPU, not waiting for a core and with none of these was not a page-in of ours: a sleep, a
+   * lock, or the machine itself paused.
+   */
+  readonly majorFaults?: number | undefined;
   /** performance.now() when the loop ran the recorder's tick again, that is when the stall ended. */
   readonly endMs: number;
 }
@@ -62,6 +69,8 @@ export interface StallClock {
   processCpuMs?(): number | undefined;
   /** Time the main thread has spent runnable but waiting for a core, in ms; undefined when unknown. */
   runQueueMs?(): number | undefined;
+  /** Major page faults the process has taken; undefined when unknown. */
+  majorFaults?(): number | undefined;
 }
 
 /** A main-thread GC pause: when it started (performance.now() time base) and how long it took, in ms. */
@@ -114,6 +123,12 @@ function processCpuMs(): number {
   return (user + system) / 1000;
 }
 
+/** getrusage's ru_majflt: a syscall and a small object, no buffer (see run-queue-clock.ts for why that matters). */
+function majorFaults(): number | undefined {
+  // Windows reports no such count (0 always); 0 there would read as "no page-in", which it does not say.
+  return process.platform === 'win32' ? undefined : process.resourceUsage().majorPageFault;
+}
+
 /** The process's own clocks; Linux also reports the run-queue delay (the descriptor is closed on close()). */
 function defaultClock(): { readonly clock: StallClock; readonly close: () => void } {
   const runQueue = openRunQueueClock();
@@ -123,6 +138,7 @@ function defaultClock(): { readonly clock: StallClock; readonly close: () => voi
       threadCpuMs: threadCpuClock(),
       processCpuMs,
       runQueueMs: runQueue === undefined ? () => undefined : runQueue.read,
+      majorFaults,
     },
     close: () => runQueue?.close(),
   };
@@ -150,6 +166,7 @@ interface PendingStall {
   readonly onCpuMs: number | undefined;
   readonly runQueueMs: number | undefined;
   readonly processCpuMs: number | undefined;
+  readonly majorFaults: number | undefined;
 }
 
 /**
@@ -172,6 +189,7 @@ export class EventLoopStallRecorder {
   #lastCpuMs: number | undefined;
   #lastProcessCpuMs: number | undefined;
   #lastRunQueueMs: number | undefined;
+  #lastMajorFaults: number | undefined;
   #closed = false;
 
   #worst: EventLoopStall | undefined;
@@ -207,6 +225,7 @@ export class EventLoopStallRecorder {
     this.#lastCpuMs = this.#clock.threadCpuMs();
     this.#lastProcessCpuMs = this.#clock.processCpuMs?.();
     this.#lastRunQueueMs = this.#clock.runQueueMs?.();
+    this.#lastMajorFaults = this.#clock.majorFaults?.();
     if (this.#lastRunQueueMs === undefined) this.#runQueueSumMs = undefined;
     this.#windowStartMs = this.#lastWallMs;
     if (this.#lastCpuMs === undefined) {
@@ -263,6 +282,7 @@ export class EventLoopStallRecorder {
     const cpuMs = this.#clock.threadCpuMs();
     const processMs = this.#clock.processCpuMs?.();
     const runQueueMs = this.#clock.runQueueMs?.();
+    const faults = this.#clock.majorFaults?.();
     // Stalls that ended at an earlier tick: the loop has run its immediates since, so their GC entries are in.
     this.#gc.flush();
     this.#settle();
@@ -278,12 +298,14 @@ export class EventLoopStallRecorder {
         onCpuMs,
         runQueueMs: delta(runQueueMs, this.#lastRunQueueMs),
         processCpuMs: delta(processMs, this.#lastProcessCpuMs),
+        majorFaults: delta(faults, this.#lastMajorFaults),
       });
     }
     this.#lastWallMs = nowMs;
     this.#lastCpuMs = cpuMs;
     this.#lastProcessCpuMs = processMs;
     this.#lastRunQueueMs = runQueueMs;
+    this.#lastMajorFaults = faults;
     // Pauses before the oldest unsettled gap (or before this tick) can belong to no stall any more.
     const keepFromMs = this.#pending[0]?.fromMs ?? nowMs;
     this.#pauses = this.#pauses.filter((p) => p.startMs >= keepFromMs);
@@ -314,6 +336,7 @@ export class EventLoopStallRecorder {
           p.processCpuMs === undefined || p.onCpuMs === undefined
             ? undefined
             : Math.max(0, p.processCpuMs - p.onCpuMs),
+        majorFaults: p.majorFaults === undefined ? undefined : Math.max(0, p.majorFaults),
         endMs: p.toMs,
       });
     }

@@ -1,0 +1,176 @@
+// What the whole machine went through while a manager's event loop stalled. The manager's recorder splits a stall
+// into its own CPU, waiting for a core and the rest ("off CPU, not runnable"); the rest has causes outside the
+// process: the hypervisor running another guest on our vCPU (steal), memory reclaim (pressure stall information),
+// pages read back from disk. The bench samples those counters every 100 ms and, for each long stall of a manager,
+// reads how much each grew across it. CLOCK_MONOTONIC is system-wide, so the manager's endMonotonicUs and these
+// samples share one time line.
+import { readFileSync } from 'node:fs';
+
+/** Cumulative counters of the machine at one moment. Absent where the kernel does not provide them. */
+export interface MachineCounters {
+  /** CLOCK_MONOTONIC, µs. */
+  readonly monotonicUs: number;
+  /** All CPUs' steal time (a VM's vCPU ready but the host running something else), ms. */
+  readonly stealMs?: number | undefined;
+  /** All CPUs' idle time with I/O outstanding, ms. */
+  readonly iowaitMs?: number | undefined;
+  /** Pressure stall information: time some / all non-idle tasks were stalled on memory, µs. */
+  readonly memorySomeUs?: number | undefined;
+  readonly memoryFullUs?: number | undefined;
+  /** The same for I/O. */
+  readonly ioSomeUs?: number | undefined;
+  readonly ioFullUs?: number | undefined;
+  /** Major page faults of every process since boot. */
+  readonly majorFaults?: number | undefined;
+}
+
+/** How much each counter grew over a window; `coveredMs` is the window the two samples bracket. */
+export interface MachineDuring {
+  readonly coveredMs: number;
+  readonly stealMs?: number | undefined;
+  readonly iowaitMs?: number | undefined;
+  readonly memorySomeMs?: number | undefined;
+  readonly memoryFullMs?: number | undefined;
+  readonly ioSomeMs?: number | undefined;
+  readonly ioFullMs?: number | undefined;
+  readonly majorFaults?: number | undefined;
+}
+
+/** /proc/stat counts CPU time in USER_HZ ticks, which Linux fixes at 100 a second for user space. */
+const MS_PER_TICK = 10;
+
+/** Steal and iowait, in ms, from the aggregate "cpu" line of /proc/stat; undefined when there is no such line. */
+export function parseProcStatCpu(text: string): { stealMs: number; iowaitMs: number } | undefined {
+  const line = text.split('\n', 1)[0] ?? '';
+  const fields = line.trim().split(/\s+/);
+  // cpu user nice system idle iowait irq softirq steal ...
+  if (fields[0] !== 'cpu' || fields.length < 9) return undefined;
+  const iowait = Number(fields[5]);
+  const steal = Number(fields[8]);
+  if (!Number.isFinite(iowait) || !Number.isFinite(steal)) return undefined;
+  return { stealMs: steal * MS_PER_TICK, iowaitMs: iowait * MS_PER_TICK };
+}
+
+/** The "some" and "full" totals (µs) of a /proc/pressure/* file; full is absent from the cpu file on old kernels. */
+export function parsePressure(text: string): { someUs?: number; fullUs?: number } {
+  const total = (kind: string) => {
+    const m = new RegExp(`^${kind} .*\\btotal=(\\d+)`, 'm').exec(text);
+    return m?.[1] === undefined ? undefined : Number(m[1]);
+  };
+  const someUs = total('some');
+  const fullUs = total('full');
+  return { ...(someUs === undefined ? {} : { someUs }), ...(fullUs === undefined ? {} : { fullUs }) };
+}
+
+/** pgmajfault from /proc/vmstat. */
+export function parseMajorFaults(text: string): number | undefined {
+  const m = /^pgmajfault (\d+)$/m.exec(text);
+  return m?.[1] === undefined ? undefined : Number(m[1]);
+}
+
+function readOrEmpty(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    // A kernel without PSI (or not Linux): that counter is absent, the others still count.
+    return '';
+  }
+}
+
+export function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+/** The machine's counters now. */
+export function readMachineCounters(): MachineCounters {
+  const monotonic = monotonicUs();
+  const cpu = parseProcStatCpu(readOrEmpty('/proc/stat'));
+  const memory = parsePressure(readOrEmpty('/proc/pressure/memory'));
+  const io = parsePressure(readOrEmpty('/proc/pressure/io'));
+  return {
+    monotonicUs: monotonic,
+    stealMs: cpu?.stealMs,
+    iowaitMs: cpu?.iowaitMs,
+    memorySomeUs: memory.someUs,
+    memoryFullUs: memory.fullUs,
+    ioSomeUs: io.someUs,
+    ioFullUs: io.fullUs,
+    majorFaults: parseMajorFaults(readOrEmpty('/proc/vmstat')),
+  };
+}
+
+/**
+ * The growth of each counter between the last sample at or before `fromUs` and the first at or after `toUs`
+ * (samples in time order); undefined when the samples do not bracket the window.
+ */
+export function machineDuring(
+  samples: readonly MachineCounters[],
+  fromUs: number,
+  toUs: number,
+): MachineDuring | undefined {
+  let before: MachineCounters | undefined;
+  let after: MachineCounters | undefined;
+  for (const s of samples) {
+    if (s.monotonicUs <= fromUs) before = s;
+    if (s.monotonicUs >= toUs) {
+      after = s;
+      break;
+    }
+  }
+  if (before === undefined || after === undefined) return undefined;
+  const grew = (a: number | undefined, b: number | undefined, scale = 1) =>
+    a === undefined || b === undefined ? undefined : Math.round((b - a) / scale);
+  return {
+    coveredMs: Math.round((after.monotonicUs - before.monotonicUs) / 1000),
+    stealMs: grew(before.stealMs, after.stealMs),
+    iowaitMs: grew(before.iowaitMs, after.iowaitMs),
+    memorySomeMs: grew(before.memorySomeUs, after.memorySomeUs, 1000),
+    memoryFullMs: grew(before.memoryFullUs, after.memoryFullUs, 1000),
+    ioSomeMs: grew(before.ioSomeUs, after.ioSomeUs, 1000),
+    ioFullMs: grew(before.ioFullUs, after.ioFullUs, 1000),
+    majorFaults: grew(before.majorFaults, after.majorFaults),
+  };
+}
+
+/** Samples the machine's counters every `intervalMs` until stopped. */
+export class MachineSampler {
+  readonly #samples: MachineCounters[] = [];
+  readonly #timer: NodeJS.Timeout;
+  #stopped = false;
+
+  constructor(
+    intervalMs = 100,
+    private readonly read: () => MachineCounters = readMachineCounters,
+  ) {
+    this.#samples.push(read());
+    this.#timer = setInterval(() => this.#samples.push(this.read()), intervalMs);
+    // The bench ends when its work does, not when this stops.
+    this.#timer.unref();
+  }
+
+  /** Takes a last sample, so a stall that ended just now is bracketed, and stops. Idempotent. */
+  stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    this.#samples.push(this.read());
+  }
+
+  /** What the machine did over [fromUs, toUs] (CLOCK_MONOTONIC µs); undefined outside the sampled time. */
+  during(fromUs: number, toUs: number): MachineDuring | undefined {
+    return machineDuring(this.#samples, fromUs, toUs);
+  }
+}
+
+/** One MachineDuring as prose for a table cell, counters the kernel did not give left out. */
+export function describeMachineDuring(d: MachineDuring): string {
+  const parts = [
+    d.stealMs === undefined ? undefined : `steal ${d.stealMs} ms`,
+    d.memoryFullMs === undefined ? undefined : `memory full ${d.memoryFullMs} ms`,
+    d.memorySomeMs === undefined ? undefined : `memory some ${d.memorySomeMs} ms`,
+    d.ioFullMs === undefined ? undefined : `I/O full ${d.ioFullMs} ms`,
+    d.iowaitMs === undefined ? undefined : `iowait ${d.iowaitMs} ms`,
+    d.majorFaults === undefined ? undefined : `${d.majorFaults} major faults machine-wide`,
+  ].filter((p) => p !== undefined);
+  return `over the ${d.coveredMs} ms the samples bracket: ${parts.join(', ')}`;
+}
