@@ -13,7 +13,7 @@ import { LocalProvider } from '../src/cluster/local-provider.js';
 import type { ManagerProcess } from '../src/manager/manager-process.js';
 import { readEventLoopStall, stallsInLog } from '../src/restart/event-loop-stall.js';
 import { firstPropagationSummary, firstPropagationTable } from '../src/restart/first-propagation.js';
-import { MachineSampler } from '../src/restart/machine-pressure.js';
+import { describeMachinePauses, MachineSampler, monotonicUs } from '../src/restart/machine-pressure.js';
 import {
   changePathList,
   longStallList,
@@ -82,6 +82,9 @@ if (!Number.isInteger(workloads) || workloads < 1)
   throw new Error('--workloads must be a positive whole number');
 const results = join(dirname(fileURLToPath(import.meta.url)), '..', 'results');
 
+// The machine's counters from the start: steal, pressure and page-ins across each long stall of a restart's manager,
+// and the VM's pauses (the wall clock jumping ahead of CLOCK_MONOTONIC) during every phase of the run.
+const machine = new MachineSampler();
 const set = await new LocalProvider({ apiserverArgs, apiserverEnv }).up({ clusters: 1 + members });
 try {
   const [host, ...rest] = set.clusters;
@@ -95,11 +98,16 @@ try {
   const logDir = join(results, 'tmp');
   await mkdir(logDir, { recursive: true });
   // The CPU the host's API server and etcd (shared by every API server here) took meanwhile, and the manager's.
+  const propagationFromUs = monotonicUs();
   const first = await propagateOnce(load, 'block-reads', Math.max(3_600_000, workloads * 200), logDir, {
     'host kube-apiserver': host!.apiserver().pid,
     etcd: set.etcd.pid,
   });
   let manager = first.manager;
+  // A manager that lost its Lease during the first propagation (the bench starts another) most often did so across
+  // a VM pause: on resume the wall clock, which its renew deadline is measured on, had jumped past it.
+  const propagationPauses = `VM pauses of 1 s or more during the first propagation: ${describeMachinePauses(machine.pauses(1_000, propagationFromUs, monotonicUs()))}.`;
+  process.stderr.write(`[bench] ${propagationPauses}\n`);
   const propagationSummary = firstPropagationSummary(first.firstPropagation);
   const propagationTable = firstPropagationTable(first.firstPropagation);
   process.stderr.write(
@@ -133,7 +141,6 @@ try {
   };
   // Each row's manager, whose logged long stalls are matched against the machine's counters once it has stopped:
   // steal, memory pressure and page-ins across a stall say whether the time off CPU was the manager's at all.
-  const machine = new MachineSampler();
   const rowManagers: { readonly row: number; readonly manager: ManagerProcess }[] = [];
   const runs: readonly (readonly [Strategy, RestartKind])[] = [
     ['block-reads', 'SIGKILL'],
@@ -154,9 +161,10 @@ try {
       });
       process.stderr.write(`[bench] floor just before: ${floorBeforeMs ?? '–'} ms\n`);
       await noteStallUntilStopped();
+      const fromUs = monotonicUs();
       const r = await measureRestart(load, manager, strategy, kind, logDir);
       manager = r.manager;
-      rows.push({ ...r.row, floorBeforeMs });
+      rows.push({ ...r.row, floorBeforeMs, machinePauses: machine.pauses(100, fromUs, monotonicUs()) });
       managerRow = rows.length - 1;
       rowManagers.push({ row: managerRow, manager });
       process.stderr.write(`[bench] ${JSON.stringify(r.row)}\n`);
@@ -206,7 +214,7 @@ try {
   process.stderr.write(`[bench] ${stallList}\n`);
   await writeFile(
     `${base}.md`,
-    `${table}\n\n${floorNote(floor)}\n\n${changePathList(plain)}\n\n${stallList}\n\nFirst propagation (until every queue drained; CPU as a share of the machine, with CPU seconds):\n\n${propagationSummary}\n\nIts host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerArgs.length > 0 ? ` Manager flags added: ${managerArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerNodeArgs.length > 0 ? ` Node flags added to the manager: ${managerNodeArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
+    `${table}\n\n${floorNote(floor)}\n\n${changePathList(plain)}\n\n${stallList}\n\nFirst propagation (until every queue drained; CPU as a share of the machine, with CPU seconds):\n\n${propagationSummary}\n\n${propagationPauses}\n\nIts host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerArgs.length > 0 ? ` Manager flags added: ${managerArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerNodeArgs.length > 0 ? ` Node flags added to the manager: ${managerNodeArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
   );
   if (failures.length > 0) await writeFile(`${base}.failures.txt`, `${failures.join('\n\n')}\n`);
   await writeFile(`${base}.svg`, svgChart(plain, workloads));

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeMachineDuring,
+  describeMachinePauses,
   type MachineCounters,
   MachineSampler,
   machineDuring,
+  machinePauses,
   monotonicUs,
   parseMajorFaults,
   parsePressure,
@@ -91,5 +93,44 @@ describe('MachineSampler on this machine', () => {
       expect(readMachineCounters().iowaitMs).toBeGreaterThanOrEqual(0);
     }
     expect(sampler.during(from - 60_000_000, to)).toBeUndefined();
+  });
+});
+
+describe('VM pauses: the wall clock getting ahead of CLOCK_MONOTONIC', () => {
+  // 100 ms apart on the monotonic clock; between the 2nd and 3rd sample the wall clock jumped 10 s (the VM was
+  // paused and its monotonic clock with it), between the 4th and 5th it was set back 0.5 s.
+  const samples: MachineCounters[] = [
+    { monotonicUs: 1_000_000, wallMs: 50_000 },
+    { monotonicUs: 1_100_000, wallMs: 50_100 },
+    { monotonicUs: 1_200_000, wallMs: 60_203 },
+    { monotonicUs: 1_300_000, wallMs: 60_303 },
+    { monotonicUs: 1_400_000, wallMs: 59_903 },
+  ];
+
+  it('lists each jump of at least the given size, with when the machine ran again', () => {
+    expect(machinePauses(samples, 100)).toEqual([
+      { resumedAtMs: 60_203, monotonicUs: 1_200_000, jumpMs: 10_003 },
+      { resumedAtMs: 59_903, monotonicUs: 1_400_000, jumpMs: -500 },
+    ]);
+    expect(machinePauses(samples, 1_000)).toHaveLength(1);
+    // Only pairs of samples inside the window count.
+    expect(machinePauses(samples, 100, 1_250_000)).toHaveLength(1);
+    expect(machinePauses(samples, 100, 1_000_000, 1_150_000)).toEqual([]);
+    expect(describeMachinePauses(machinePauses(samples, 100))).toBe(
+      '10.0 s paused, resumed at 00:01:00; wall clock set back 0.5 s at 00:00:59',
+    );
+    expect(describeMachinePauses([])).toBe('none');
+  });
+
+  it("puts a pause inside a stall's window into what the machine did across it", () => {
+    const d = machineDuring(samples, 1_150_000, 1_160_000);
+    expect(d).toMatchObject({ coveredMs: 100, pausedMs: 10_003 });
+    expect(describeMachineDuring(d ?? { coveredMs: 0 })).toBe(
+      'over the 100 ms the samples bracket: wall clock ahead of the monotonic one by 10003 ms (the VM paused)',
+    );
+    // A few ms of skew between the two clocks' reads is no pause.
+    expect(describeMachineDuring({ coveredMs: 100, pausedMs: 3 })).toBe(
+      'over the 100 ms the samples bracket: ',
+    );
   });
 });

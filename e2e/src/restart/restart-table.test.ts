@@ -143,7 +143,11 @@ describe('longStallList', () => {
       afterProbes: true,
     };
     const list = longStallList([
-      { ...row, longStalls: [] },
+      {
+        ...row,
+        longStalls: [],
+        machinePauses: [{ resumedAtMs: Date.UTC(2026, 11, 6, 21, 34, 52), monotonicUs: 1, jumpMs: 9_749 }],
+      },
       {
         ...row,
         restart: 'failover',
@@ -154,7 +158,9 @@ describe('longStallList', () => {
       },
       { ...row, strategy: 'gate-start' },
     ]).split('\n');
-    expect(list[2]).toBe('- block-reads SIGKILL: none');
+    expect(list[2]).toBe(
+      '- block-reads SIGKILL: none. VM paused during the measurement: 9.7 s paused, resumed at 21:34:52',
+    );
     expect(list[3]).toBe(
       '- block-reads fail-over: 284 ms at 17:01:02.345 (on CPU 19, GC 0, off CPU 265 of which waiting for a core 0; 0 major faults of its own; over the 391 ms the samples bracket: steal 270 ms, memory full 0 ms, 3 major faults machine-wide); 230 ms at 17:01:02.345, before the probes (on CPU 19, GC 0, off CPU 265 of which waiting for a core 0; 0 major faults of its own; machine not sampled)',
     );

@@ -1,6 +1,6 @@
 // The restart benchmark's rows as markdown: the table, and each restart's two change paths.
 import type { EventLoopStallSplit } from './event-loop-stall.js';
-import { describeMachineDuring } from './machine-pressure.js';
+import { describeMachineDuring, describeMachinePauses } from './machine-pressure.js';
 import type { RestartRow } from './scenario.js';
 
 export type PlainRestartRow = Omit<RestartRow, 'detail'>;
@@ -91,19 +91,25 @@ export function changePathList(rows: readonly PlainRestartRow[]): string {
 export function longStallList(rows: readonly PlainRestartRow[]): string {
   const looked = rows.filter((r) => r.longStalls !== undefined);
   if (looked.length === 0) return '';
+  // A VM pause stops CLOCK_MONOTONIC, so it is no stall; it shows as the wall clock jumping ahead, and every
+  // wall-clock figure of the row that spans it is longer by as much.
+  const paused = (r: PlainRestartRow) =>
+    r.machinePauses === undefined
+      ? ''
+      : `. VM paused during the measurement: ${describeMachinePauses(r.machinePauses)}`;
   return [
-    "Event-loop stalls of 200 ms or more in each restart's manager (its whole life, start-up included), with the manager's own split and page-ins and what the whole machine did across the stall (counters sampled every 100 ms, so the window is a little wider than the stall):",
+    "Event-loop stalls of 200 ms or more in each restart's manager (its whole life, start-up included), with the manager's own split and page-ins and what the whole machine did across the stall (counters sampled every 100 ms, so the window is a little wider than the stall); then the VM's pauses during the row's measurement (the wall clock jumping ahead of CLOCK_MONOTONIC, which stops while the VM is paused: a pause is not a stall, but it lengthens every wall-clock figure of the row by its length):",
     '',
     ...looked.map((r) => {
       const stalls = r.longStalls ?? [];
-      if (stalls.length === 0) return `- ${restartName(r)}: none`;
+      if (stalls.length === 0) return `- ${restartName(r)}: none${paused(r)}`;
       const one = stalls.map((s) => {
         const when = `${new Date(s.time).toISOString().slice(11, 23)}${s.afterProbes ? '' : ', before the probes'}`;
         const own = `${stallSplit(s)}${s.majorFaults === undefined ? '' : `; ${s.majorFaults} major faults of its own`}`;
         const machine = s.machine === undefined ? 'machine not sampled' : describeMachineDuring(s.machine);
         return `${s.totalMs} ms at ${when} (${own}; ${machine})`;
       });
-      return `- ${restartName(r)}: ${one.join('; ')}`;
+      return `- ${restartName(r)}: ${one.join('; ')}${paused(r)}`;
     }),
   ].join('\n');
 }

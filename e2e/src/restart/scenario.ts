@@ -13,7 +13,7 @@ import { type ManagerProcess, metricValue, startManager } from '../manager/manag
 import { type ChangePath, changePaths, memberStage } from './change-path.js';
 import { type EventLoopStallSplit, type LoggedStall, readEventLoopStall } from './event-loop-stall.js';
 import { countFirstPropagation, type FirstPropagation } from './first-propagation.js';
-import type { MachineDuring } from './machine-pressure.js';
+import type { MachineDuring, MachinePause } from './machine-pressure.js';
 import { createPolicies } from './policies.js';
 import { cpuMeter } from './process-cpu.js';
 import { changeReplicas, type ReplicaChange, waitInEveryMember } from './replica-change.js';
@@ -62,6 +62,12 @@ export interface RestartRow {
    * it), each with what the machine did meanwhile where the bench sampled it. Absent when the bench did not look.
    */
   readonly longStalls?: readonly AttributedStall[] | undefined;
+  /**
+   * The wall clock's jumps of 100 ms or more against CLOCK_MONOTONIC from the start of this restart to its drained
+   * queues: the VM paused, and every wall-clock figure of the row spanning the pause is that much longer. Absent
+   * when the bench did not sample the machine.
+   */
+  readonly machinePauses?: readonly MachinePause[] | undefined;
   /**
    * The post-restart change's path: when each stage (detector, scheduler, binding-controller, each member) first
    * wrote for it, in ms after the change.
