@@ -10,6 +10,7 @@
 // within eight minutes, every process silent meanwhile, none of it a stall on the monotonic clock). The samples
 // also read the wall clock, so a pause shows as the wall clock getting ahead of the monotonic one.
 import { readFileSync } from 'node:fs';
+import { TICKS_PER_SECOND } from './process-cpu.js';
 
 /** Cumulative counters of the machine at one moment. Absent where the kernel does not provide them. */
 export interface MachineCounters {
@@ -45,8 +46,8 @@ export interface MachineDuring {
   readonly majorFaults?: number | undefined;
 }
 
-/** /proc/stat counts CPU time in USER_HZ ticks, which Linux fixes at 100 a second for user space. */
-const MS_PER_TICK = 10;
+/** /proc/stat counts CPU time in the same USER_HZ ticks as /proc/<pid>/stat. */
+const MS_PER_TICK = 1000 / TICKS_PER_SECOND;
 
 /** Steal and iowait, in ms, from the aggregate "cpu" line of /proc/stat; undefined when there is no such line. */
 export function parseProcStatCpu(text: string): { stealMs: number; iowaitMs: number } | undefined {

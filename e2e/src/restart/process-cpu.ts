@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
 /** /proc reports CPU times in USER_HZ clock ticks, which Linux fixes at 100 a second for user space. */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
 export interface ProcessCpu {
   /** utime + stime: the process's own CPU time, in seconds. */
