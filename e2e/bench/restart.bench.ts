@@ -1,6 +1,6 @@
 // pnpm bench:restart --workloads N [--json FILE] [--members 2] [--apiserver-arg=--flag=value ...]
 //                    [--apiserver-env=NAME=value ...] [--manager-arg=--flag=value ...]
-//                    [--manager-node-arg=--v8-flag=value ...] [--cpu-prof DIR]
+//                    [--manager-node-arg=--v8-flag=value ...] [--cpu-prof DIR] [--cpu-request ROLE=QUANTITY ...]
 // Boots a local control plane (host + members), seeds N workloads with policies, propagates them once, then
 // restarts the manager under each strategy (block-reads, gate-start, fallback; SIGKILL), then block-reads after a
 // graceful SIGTERM and as a fail-over to a warm standby, on the same load, and writes
@@ -9,6 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { CpuRequestGroups, parseCpuRequests } from '../src/cluster/cpu-requests.js';
 import { LocalProvider } from '../src/cluster/local-provider.js';
 import type { ManagerProcess } from '../src/manager/manager-process.js';
 import { readEventLoopStall, stallsInLog } from '../src/restart/event-loop-stall.js';
@@ -48,6 +49,9 @@ const { values } = parseArgs({
     // After the table's rows, one more block-reads SIGKILL restart whose manager writes a V8 CPU profile here when
     // the bench stops it; its row is printed, not tabled (profiling slows it).
     'cpu-prof': { type: 'string' },
+    // A CPU request per role (manager, kube-apiserver, etcd, kube-controller-manager), turned into its cgroup's
+    // CPU weight as a kubelet would; recorded under the table. Without it every process competes as an equal.
+    'cpu-request': { type: 'string', multiple: true, default: [] },
   },
 });
 const apiserverArgs = values['apiserver-arg'];
@@ -75,6 +79,10 @@ for (const a of managerNodeArgs)
   if (!a.startsWith('--'))
     throw new Error(`--manager-node-arg takes a node flag such as --max-semi-space-size=64, not "${a}"`);
 process.env.WARMSTART_MANAGER_NODE_ARGS = managerNodeArgs.join('\n');
+const cpuRequests = parseCpuRequests(values['cpu-request']);
+const cpuGroups = cpuRequests.size > 0 ? CpuRequestGroups.create(cpuRequests) : undefined;
+const managerProcs = cpuGroups?.procsFile('manager');
+if (managerProcs !== undefined) process.env.WARMSTART_MANAGER_CGROUP_PROCS = managerProcs;
 const serverSettings = [...apiserverArgs, ...values['apiserver-env']];
 const workloads = Number(values.workloads);
 const members = Number(values.members);
@@ -85,7 +93,7 @@ const results = join(dirname(fileURLToPath(import.meta.url)), '..', 'results');
 // The machine's counters from the start: steal, pressure and page-ins across each long stall of a restart's manager,
 // and the VM's pauses (the wall clock jumping ahead of CLOCK_MONOTONIC) during every phase of the run.
 const machine = new MachineSampler();
-const set = await new LocalProvider({ apiserverArgs, apiserverEnv }).up({ clusters: 1 + members });
+const set = await new LocalProvider({ apiserverArgs, apiserverEnv, cpuGroups }).up({ clusters: 1 + members });
 try {
   const [host, ...rest] = set.clusters;
   const t0 = Date.now();
@@ -121,7 +129,10 @@ try {
       throw new Error(`the manager caches resources of "${cluster}", which this bench did not start`);
     return { cluster, kubeconfig: info.managerKubeconfig, resources };
   });
-  const floor = await readinessFloor(targets);
+  // The floor stands in for the manager: with CPU requests it runs with the manager's share.
+  const asManager = <T>(fn: () => Promise<T>): Promise<T> =>
+    cpuGroups ? cpuGroups.within('manager', fn) : fn();
+  const floor = await asManager(() => readinessFloor(targets));
   process.stderr.write(`[bench] readiness floor: ${JSON.stringify(floor)}\n`);
   const rows: RestartRow[] = [];
   const failures: string[] = [];
@@ -155,7 +166,7 @@ try {
       // The servers' speed right now: at 50k one restart in five synced its host caches 10 to 20 s later than
       // the others while the run's floor, measured once, could not say whether the servers were slower then.
       // A floor that fails costs its column, never the hour of propagation before it.
-      const floorBeforeMs = await pagedListFloorMs(targets).catch((error: unknown) => {
+      const floorBeforeMs = await asManager(() => pagedListFloorMs(targets)).catch((error: unknown) => {
         process.stderr.write(`[bench] floor just before not measured: ${String(error)}\n`);
         return undefined;
       });
@@ -214,7 +225,7 @@ try {
   process.stderr.write(`[bench] ${stallList}\n`);
   await writeFile(
     `${base}.md`,
-    `${table}\n\n${floorNote(floor)}\n\n${changePathList(plain)}\n\n${stallList}\n\nFirst propagation (until every queue drained; CPU as a share of the machine, with CPU seconds):\n\n${propagationSummary}\n\n${propagationPauses}\n\nIts host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerArgs.length > 0 ? ` Manager flags added: ${managerArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerNodeArgs.length > 0 ? ` Node flags added to the manager: ${managerNodeArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
+    `${table}\n\n${floorNote(floor)}\n\n${changePathList(plain)}\n\n${stallList}\n\nFirst propagation (until every queue drained; CPU as a share of the machine, with CPU seconds):\n\n${propagationSummary}\n\n${propagationPauses}\n\nIts host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerArgs.length > 0 ? ` Manager flags added: ${managerArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerNodeArgs.length > 0 ? ` Node flags added to the manager: ${managerNodeArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}${cpuGroups ? ` CPU requests, as a kubelet weights them: ${cpuGroups.describe()}; every other process at the default weight.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
   );
   if (failures.length > 0) await writeFile(`${base}.failures.txt`, `${failures.join('\n\n')}\n`);
   await writeFile(`${base}.svg`, svgChart(plain, workloads));
@@ -225,6 +236,7 @@ try {
   }
 } finally {
   await set.down();
+  cpuGroups?.remove();
 }
 
 function svgChart(rows: readonly PlainRestartRow[], n: number): string {

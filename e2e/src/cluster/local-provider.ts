@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { adminRequest, type TlsIdentity } from './admin-client.js';
 import { type Binaries, type EnsureBinariesOptions, ensureBinaries } from './binaries.js';
+import type { CpuRequestGroups, CpuRole } from './cpu-requests.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { createCa, createClientCert, createServiceAccountKey, createServingCert } from './pki.js';
 import {
@@ -16,7 +17,14 @@ import {
   defaultClusterNames,
   type UpOptions,
 } from './provider.js';
-import { type ManagedProcess, makeWorkDir, onSignalCleanup, reapStale, spawnManaged } from './supervisor.js';
+import {
+  type ManagedProcess,
+  makeWorkDir,
+  onSignalCleanup,
+  reapStale,
+  type SpawnOptions,
+  spawnManaged,
+} from './supervisor.js';
 import { waitFor } from './wait.js';
 
 export const ADMIN_USER = 'warmstart-admin';
@@ -51,6 +59,8 @@ export interface LocalProviderOptions extends EnsureBinariesOptions {
   readonly apiserverArgs?: readonly string[] | undefined;
   /** Environment for every kube-apiserver, e.g. `GOMEMLIMIT` so a big load does not outgrow the machine. */
   readonly apiserverEnv?: Readonly<Record<string, string>> | undefined;
+  /** Start etcd, the API servers and the controller managers in these groups (the bench's --cpu-request). */
+  readonly cpuGroups?: CpuRequestGroups | undefined;
 }
 
 /** A running kube-apiserver of a local set, with what a fault test needs to restart or pause it. */
@@ -98,6 +108,9 @@ export class LocalProvider implements ClusterProvider {
     const pidDir = join(workDir, 'pids');
     const processes: ManagedProcess[] = [];
     const startTimeoutMs = this.#options.startTimeoutMs ?? 60_000;
+    const groups = this.#options.cpuGroups;
+    const spawnIn = (role: CpuRole, o: SpawnOptions): Promise<ManagedProcess> =>
+      spawnManaged({ ...o, via: groups?.via(role, o.command, o.args) });
     let downPromise: Promise<void> | undefined;
 
     const down = (): Promise<void> => {
@@ -126,7 +139,7 @@ export class LocalProvider implements ClusterProvider {
       const etcdClient = await freePort();
       const etcdPeer = await freePort();
       const etcdEndpoint = `http://127.0.0.1:${etcdClient}`;
-      const etcd = await spawnManaged({
+      const etcd = await spawnIn('etcd', {
         name: 'etcd',
         command: binaries.etcd,
         args: [
@@ -190,7 +203,7 @@ export class LocalProvider implements ClusterProvider {
         const identity: TlsIdentity = { server, caPath: ca.cert, certPath: admin.cert, keyPath: admin.key };
         const startApiserver = async (): Promise<void> => {
           const started = Date.now();
-          const proc = await spawnManaged({
+          const proc = await spawnIn('kube-apiserver', {
             name: `kube-apiserver-${name}`,
             command: binaries.kubeApiserver,
             args,
@@ -267,7 +280,7 @@ export class LocalProvider implements ClusterProvider {
             );
         }
         if (options.controllerManager ?? true) {
-          const kcmProc = await spawnManaged({
+          const kcmProc = await spawnIn('kube-controller-manager', {
             name: `kube-controller-manager-${name}`,
             command: binaries.kubeControllerManager,
             args: [

@@ -6,6 +6,7 @@ import { createWriteStream, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LaunchVia } from './cpu-requests.js';
 
 export interface ManagedProcess {
   readonly name: string;
@@ -61,13 +62,18 @@ export interface SpawnOptions {
   readonly logPath: string;
   readonly pidDir: string;
   readonly env?: NodeJS.ProcessEnv | undefined;
+  /**
+   * Start through this instead, a wrapper that ends by exec'ing `command` (e.g. a shell that joins a cgroup first):
+   * the pid stays the command's, and the pid file names `command`, which is what runs once the wrapper execs.
+   */
+  readonly via?: LaunchVia | undefined;
 }
 
 export async function spawnManaged(options: SpawnOptions): Promise<ManagedProcess> {
   installHooks();
   const log = createWriteStream(options.logPath, { flags: 'a' });
   await new Promise<void>((resolve, reject) => log.once('open', () => resolve()).once('error', reject));
-  const child = spawn(options.command, options.args, {
+  const child = spawn(options.via?.command ?? options.command, options.via?.args ?? options.args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...options.env },
   });

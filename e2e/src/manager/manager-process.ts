@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { joinGroupVia } from '../cluster/cpu-requests.js';
 import { freePort } from '../cluster/local-provider.js';
 import { onSignalCleanup } from '../cluster/supervisor.js';
 import { waitFor } from '../cluster/wait.js';
@@ -33,6 +34,8 @@ export interface ManagerProcessOptions {
   readonly identity?: string | undefined;
   /** Serve the dashboard on this address (default: off). */
   readonly dashboardBindAddress?: string | undefined;
+  /** A cgroup's `cgroup.procs` to start in, e.g. one weighted like a CPU request (the bench's --cpu-request). */
+  readonly cgroupProcs?: string | undefined;
 }
 
 export interface ManagerProcess {
@@ -110,7 +113,10 @@ async function spawnManager(options: ManagerProcessOptions): Promise<ManagerProc
   ];
   const startedAt = Date.now();
   killOnSignal();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const via = options.cgroupProcs ? joinGroupVia(options.cgroupProcs, process.execPath, args) : undefined;
+  const child = spawn(via?.command ?? process.execPath, via?.args ?? args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   live.add(child);
   const lines: string[] = [];
   const logPath = options.logPath ?? defaultLogPath(options.identity, startedAt);

@@ -132,6 +132,14 @@ function nodeArgs(workloads: number): string[] {
 }
 
 /**
+ * WARMSTART_MANAGER_CGROUP_PROCS: the `cgroup.procs` of the group every manager starts in (the bench's
+ * --cpu-request manager=...), so it gets the CPU share a kubelet would give its request.
+ */
+function managerCgroupProcs(): string | undefined {
+  return process.env.WARMSTART_MANAGER_CGROUP_PROCS || undefined;
+}
+
+/**
  * WARMSTART_MANAGER_ARGS: extra manager flags, one per line, appended to every manager's own (the bench's
  * --manager-arg), to measure a setting such as --informer-initial-sync=paged-list on the same load.
  */
@@ -345,6 +353,7 @@ export async function propagateOnce(
       identity: IDENTITY,
       args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS, ...extraManagerArgs()],
       nodeArgs: nodeArgs(set.workloads),
+      cgroupProcs: managerCgroupProcs(),
       logPath:
         logDir &&
         join(logDir, `restart-${set.workloads}-first-propagation${starts++ === 0 ? '' : `-${starts}`}.log`),
@@ -455,6 +464,7 @@ export async function measureRestart(
       identity,
       args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS, ...extraManagerArgs()],
       nodeArgs: nodeArgs(set.workloads),
+      cgroupProcs: managerCgroupProcs(),
       logPath: logDir && join(logDir, `restart-${set.workloads}-${strategy}-${kind}.log`),
     });
   // A manager that never gets ready (it exited, e.g. after losing its Lease on a saturated machine) is a failed
