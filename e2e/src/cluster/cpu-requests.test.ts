@@ -74,6 +74,22 @@ describe('CpuRequestGroups', () => {
     expect(groups.describe()).toBe('manager 1000m (cpu.shares 1024), etcd 100m (cpu.shares 102)');
   });
 
+  it('gives each named instance of a role a group of its own with the weight of the role', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'cpu'));
+    writeFileSync(join(root, 'cpu', 'cpu.shares'), '1024');
+    const groups = CpuRequestGroups.create(parseCpuRequests(['kube-apiserver=250m']), root);
+    const base = join(root, 'cpu', `warmstart-bench-${process.pid}`);
+    expect(groups.procsFile('kube-apiserver', 'host')).toBe(
+      join(base, 'kube-apiserver-host', 'cgroup.procs'),
+    );
+    expect(groups.procsFile('kube-apiserver', 'member1')).toBe(
+      join(base, 'kube-apiserver-member1', 'cgroup.procs'),
+    );
+    expect(readFileSync(join(base, 'kube-apiserver-host', 'cpu.shares'), 'utf8')).toBe('256');
+    expect(readFileSync(join(base, 'kube-apiserver-member1', 'cpu.shares'), 'utf8')).toBe('256');
+  });
+
   it('enables the cpu controller for its children under cgroup v2', () => {
     const root = tempDir();
     writeFileSync(join(root, 'cgroup.controllers'), 'cpuset cpu io memory pids\n');

@@ -95,7 +95,8 @@ function ownGroup(hierarchy: Hierarchy): string {
 }
 
 /**
- * One cgroup per requested role under `<cpu hierarchy>/warmstart-bench-<pid>`, weighted like the kubelet's.
+ * One cgroup per requested role (or per instance of it, as each pod has its own) under
+ * `<cpu hierarchy>/warmstart-bench-<pid>`, weighted like the kubelet's.
  * Processes join by starting through `via`, so every thread is in the group from the first instruction
  * and a restarted process joins again. Roles without a request stay where they were.
  */
@@ -103,6 +104,7 @@ export class CpuRequestGroups {
   readonly #requests: ReadonlyMap<CpuRole, number>;
   readonly #hierarchy: Hierarchy;
   readonly #dir: string;
+  readonly #made = new Set<string>();
 
   private constructor(requests: ReadonlyMap<CpuRole, number>, hierarchy: Hierarchy, dir: string) {
     this.#requests = requests;
@@ -118,34 +120,45 @@ export class CpuRequestGroups {
         `no cgroup hierarchy with the cpu controller under ${cgroupRoot}; run without --cpu-request, or on a host whose cgroups can be written`,
       );
     const dir = join(hierarchy.root, `warmstart-bench-${process.pid}`);
+    const groups = new CpuRequestGroups(requests, hierarchy, dir);
     try {
       mkdirSync(dir, { recursive: true });
       // cgroup v2 hands the cpu controller to children only when the parent enables it for them.
       if (hierarchy.version === 2) writeFileSync(join(dir, 'cgroup.subtree_control'), '+cpu');
-      for (const [role, milli] of requests) {
-        const group = join(dir, role);
-        mkdirSync(group, { recursive: true });
-        const shares = sharesForMilliCpu(milli);
-        if (hierarchy.version === 1) writeFileSync(join(group, 'cpu.shares'), String(shares));
-        else writeFileSync(join(group, 'cpu.weight'), String(weightForShares(shares)));
-      }
+      for (const role of requests.keys()) groups.#group(role);
     } catch (error) {
       throw new CpuRequestError(
         `could not set up CPU requests under ${dir} (${error instanceof Error ? error.message : String(error)}); the bench needs root and a writable cgroup tree for --cpu-request`,
       );
     }
-    return new CpuRequestGroups(requests, hierarchy, dir);
+    return groups;
   }
 
-  /** The `cgroup.procs` file of `role`'s group; undefined for a role without a request. */
-  procsFile(role: CpuRole): string | undefined {
-    return this.#requests.has(role) ? join(this.#dir, role, 'cgroup.procs') : undefined;
+  /**
+   * The `cgroup.procs` file of `role`'s group (of `instance`'s own, like a pod of its own, when one is named),
+   * created on first use; undefined for a role without a request.
+   */
+  procsFile(role: CpuRole, instance?: string): string | undefined {
+    return this.#requests.has(role) ? join(this.#group(role, instance), 'cgroup.procs') : undefined;
   }
 
-  /** How to start `command args` inside `role`'s group (see joinGroupVia); undefined for a role without a request. */
-  via(role: CpuRole, command: string, args: readonly string[]): LaunchVia | undefined {
-    const procs = this.procsFile(role);
+  /** How to start `command args` inside that group (see joinGroupVia); undefined for a role without a request. */
+  via(role: CpuRole, command: string, args: readonly string[], instance?: string): LaunchVia | undefined {
+    const procs = this.procsFile(role, instance);
     return procs === undefined ? undefined : joinGroupVia(procs, command, args);
+  }
+
+  #group(role: CpuRole, instance?: string): string {
+    const name = instance === undefined ? role : `${role}-${instance}`;
+    const group = join(this.#dir, name);
+    if (this.#made.has(name)) return group;
+    const milli = this.#requests.get(role) ?? 0;
+    mkdirSync(group, { recursive: true });
+    const shares = sharesForMilliCpu(milli);
+    if (this.#hierarchy.version === 1) writeFileSync(join(group, 'cpu.shares'), String(shares));
+    else writeFileSync(join(group, 'cpu.weight'), String(weightForShares(shares)));
+    this.#made.add(name);
+    return group;
   }
 
   /**
@@ -178,9 +191,9 @@ export class CpuRequestGroups {
 
   /** Removes the groups; call once their processes are gone (a group with a process left in it stays). */
   remove(): void {
-    for (const role of this.#requests.keys()) {
+    for (const name of this.#made) {
       try {
-        rmdirSync(join(this.#dir, role));
+        rmdirSync(join(this.#dir, name));
       } catch {
         // A process still in it: the kernel refuses, and the empty group costs nothing until the next boot.
       }

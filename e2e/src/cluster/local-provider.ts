@@ -109,8 +109,9 @@ export class LocalProvider implements ClusterProvider {
     const processes: ManagedProcess[] = [];
     const startTimeoutMs = this.#options.startTimeoutMs ?? 60_000;
     const groups = this.#options.cpuGroups;
-    const spawnIn = (role: CpuRole, o: SpawnOptions): Promise<ManagedProcess> =>
-      spawnManaged({ ...o, via: groups?.via(role, o.command, o.args) });
+    // Each process in a group of its own, as each pod has its own: two API servers do not share one request.
+    const spawnIn = (role: CpuRole, o: SpawnOptions, instance?: string): Promise<ManagedProcess> =>
+      spawnManaged({ ...o, via: groups?.via(role, o.command, o.args, instance) });
     let downPromise: Promise<void> | undefined;
 
     const down = (): Promise<void> => {
@@ -203,14 +204,18 @@ export class LocalProvider implements ClusterProvider {
         const identity: TlsIdentity = { server, caPath: ca.cert, certPath: admin.cert, keyPath: admin.key };
         const startApiserver = async (): Promise<void> => {
           const started = Date.now();
-          const proc = await spawnIn('kube-apiserver', {
-            name: `kube-apiserver-${name}`,
-            command: binaries.kubeApiserver,
-            args,
-            env: this.#options.apiserverEnv,
-            logPath: join(dir, 'kube-apiserver.log'),
-            pidDir,
-          });
+          const proc = await spawnIn(
+            'kube-apiserver',
+            {
+              name: `kube-apiserver-${name}`,
+              command: binaries.kubeApiserver,
+              args,
+              env: this.#options.apiserverEnv,
+              logPath: join(dir, 'kube-apiserver.log'),
+              pidDir,
+            },
+            name,
+          );
           const index = apiserver ? processes.indexOf(apiserver) : -1;
           if (index >= 0) processes[index] = proc;
           else processes.push(proc);
@@ -280,23 +285,27 @@ export class LocalProvider implements ClusterProvider {
             );
         }
         if (options.controllerManager ?? true) {
-          const kcmProc = await spawnIn('kube-controller-manager', {
-            name: `kube-controller-manager-${name}`,
-            command: binaries.kubeControllerManager,
-            args: [
-              `--kubeconfig=${kcmKubeconfig}`,
-              `--authentication-kubeconfig=${kcmKubeconfig}`,
-              `--authorization-kubeconfig=${kcmKubeconfig}`,
-              `--controllers=${(options.kubeControllers?.(name) ?? ['garbagecollector', 'namespace']).join(',')}`,
-              '--leader-elect=false',
-              '--use-service-account-credentials=false',
-              '--bind-address=127.0.0.1',
-              `--secure-port=${await freePort()}`,
-              `--cert-dir=${join(dir, 'kcm-certs')}`,
-            ],
-            logPath: join(dir, 'kube-controller-manager.log'),
-            pidDir,
-          });
+          const kcmProc = await spawnIn(
+            'kube-controller-manager',
+            {
+              name: `kube-controller-manager-${name}`,
+              command: binaries.kubeControllerManager,
+              args: [
+                `--kubeconfig=${kcmKubeconfig}`,
+                `--authentication-kubeconfig=${kcmKubeconfig}`,
+                `--authorization-kubeconfig=${kcmKubeconfig}`,
+                `--controllers=${(options.kubeControllers?.(name) ?? ['garbagecollector', 'namespace']).join(',')}`,
+                '--leader-elect=false',
+                '--use-service-account-credentials=false',
+                '--bind-address=127.0.0.1',
+                `--secure-port=${await freePort()}`,
+                `--cert-dir=${join(dir, 'kcm-certs')}`,
+              ],
+              logPath: join(dir, 'kube-controller-manager.log'),
+              pidDir,
+            },
+            name,
+          );
           processes.push(kcmProc);
         }
         clusters.push({
