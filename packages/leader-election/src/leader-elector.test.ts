@@ -128,6 +128,57 @@ describe('LeaderElector', () => {
     expect(bLeadingAt).toBeGreaterThan(lostAt);
   });
 
+  it('says when a step-down follows a pause (the wall clock ran ahead of the monotonic one)', async () => {
+    const api = new FakeApi();
+    let pausedMs = 0;
+    const lines: { message: string; fields: Record<string, unknown> | undefined }[] = [];
+    const a = new LeaderElector({
+      client: api.client(() => 'a'),
+      namespace: 'ns',
+      name: 'lock',
+      identity: 'a',
+      ...timing,
+      // The monotonic clock stops during a pause: it is the fake wall clock minus the pause.
+      monotonicNow: () => Date.now() - pausedMs,
+      log: (_level, message, fields) => lines.push({ message, fields }),
+    });
+    const runA = a.run(new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(a.isLeader()).toBe(true);
+    // The VM is paused for 30 s: the wall clock jumps, no timer fires in between.
+    pausedMs = 30_000;
+    vi.setSystemTime(Date.now() + 30_000);
+    await vi.advanceTimersByTimeAsync(3_000);
+    await expect(runA).resolves.toBe('lost');
+    const stepDown = lines.find((l) => l.message.includes('stepping down'));
+    expect(stepDown?.message).toMatch(/ran 30\d{3} ms ahead of the monotonic clock/);
+    expect(stepDown?.fields?.pausedMs).toBeGreaterThanOrEqual(30_000);
+    expect(stepDown?.fields?.sinceLastRenewMonotonicMs).toBeLessThan(timing.renewDeadlineMs);
+  });
+
+  it('a step-down without a pause says nothing about clocks', async () => {
+    const api = new FakeApi();
+    const lines: { message: string; fields: Record<string, unknown> | undefined }[] = [];
+    const a = new LeaderElector({
+      client: api.client(() => 'a'),
+      namespace: 'ns',
+      name: 'lock',
+      identity: 'a',
+      ...timing,
+      monotonicNow: () => Date.now(),
+      log: (_level, message, fields) => lines.push({ message, fields }),
+    });
+    const runA = a.run(new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(3_000);
+    api.failFor.add('a');
+    await vi.advanceTimersByTimeAsync(15_000);
+    await expect(runA).resolves.toBe('lost');
+    const stepDown = lines.find((l) => l.message.includes('stepping down'));
+    expect(stepDown?.message).toBe('failed to renew the lease within the renew deadline; stepping down');
+    expect(stepDown?.fields?.pausedMs).toBeUndefined();
+    expect(stepDown?.fields?.sinceLastRenewMs).toBeGreaterThanOrEqual(timing.renewDeadlineMs);
+  });
+
   it('releases the lease on a graceful stop so a standby need not wait out the duration', async () => {
     const api = new FakeApi();
     const a = elector(api, 'a', { releaseOnCancel: true });

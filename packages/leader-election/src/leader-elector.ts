@@ -25,6 +25,11 @@ export interface LeaderElectorOptions {
     | undefined;
   /** Milliseconds since the epoch; injectable for tests. */
   readonly now?: (() => number) | undefined;
+  /**
+   * A monotonic clock in milliseconds (default `performance.now`), read only to explain a step-down: it stops
+   * while the machine is paused, the wall clock does not.
+   */
+  readonly monotonicNow?: (() => number) | undefined;
 }
 
 export class LeaderElectionConfigError extends Error {
@@ -58,8 +63,10 @@ export class LeaderElector {
   readonly leading: Gate;
   readonly #o: LeaderElectorOptions;
   readonly #now: () => number;
+  readonly #monotonicNow: () => number;
   #observed: { spec: LeaseSpec | undefined; at: number; raw: string } | undefined;
   #lastRenew = 0;
+  #lastRenewMonotonic = 0;
   #latest: Readonly<Lease> | undefined;
   #holder: string | undefined;
 
@@ -74,6 +81,7 @@ export class LeaderElector {
     }
     this.#o = options;
     this.#now = options.now ?? Date.now;
+    this.#monotonicNow = options.monotonicNow ?? (() => performance.now());
     this.identity = options.identity ?? `${hostname()}_${randomBytes(4).toString('hex')}`;
     this.leading = new Gate(`leader:${options.namespace}/${options.name}`);
     this.leading.setProgress('waiting to acquire the lease');
@@ -132,10 +140,26 @@ export class LeaderElector {
       }
       if (signal.aborted) break;
       if (!renewed) {
-        this.#o.log?.('warn', 'failed to renew the lease within the renew deadline; stepping down', {
-          identity: this.identity,
-          renewDeadlineMs: this.#o.renewDeadlineMs,
-        });
+        // The deadline runs on the wall clock, which keeps going while a VM is paused or the process stopped:
+        // on resume the leader steps down at once, as it must, since a standby may have taken over meanwhile.
+        // Both clocks' view of the gap tell an operator that case from an API server that stopped answering.
+        const sinceLastRenewMs = Math.round(this.#now() - this.#lastRenew);
+        const sinceLastRenewMonotonicMs = Math.round(this.#monotonicNow() - this.#lastRenewMonotonic);
+        const pausedMs = sinceLastRenewMs - sinceLastRenewMonotonicMs;
+        const paused = pausedMs > this.#o.retryPeriodMs;
+        this.#o.log?.(
+          'warn',
+          paused
+            ? `failed to renew the lease within the renew deadline; stepping down (the wall clock ran ${pausedMs} ms ahead of the monotonic clock since the last renewal: this process or its machine was paused, or the clock was stepped)`
+            : 'failed to renew the lease within the renew deadline; stepping down',
+          {
+            identity: this.identity,
+            renewDeadlineMs: this.#o.renewDeadlineMs,
+            sinceLastRenewMs,
+            sinceLastRenewMonotonicMs,
+            ...(paused ? { pausedMs } : {}),
+          },
+        );
         this.#lastRenew = 0;
         return 'lost';
       }
@@ -189,6 +213,7 @@ export class LeaderElector {
 
   #renewed(at: number): void {
     this.#lastRenew = at;
+    this.#lastRenewMonotonic = this.#monotonicNow();
     this.#observed = { spec: this.#latest?.spec, at, raw: JSON.stringify(this.#latest?.spec ?? {}) };
     this.#setHolder(this.identity);
   }
