@@ -1,8 +1,18 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type AuditEvent, classify, readAuditLog, summarize } from './audit-log.js';
+
+const tempDirs: string[] = [];
+const tempDir = async (): Promise<string> => {
+  const dir = await mkdtemp(join(tmpdir(), 'audit-test-'));
+  tempDirs.push(dir);
+  return dir;
+};
+afterEach(async () => {
+  await Promise.all(tempDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
 
 const ev = (over: Partial<AuditEvent> & Pick<AuditEvent, 'verb' | 'requestURI'>): AuditEvent => ({
   auditID: Math.random().toString(36),
@@ -47,7 +57,7 @@ describe('classify', () => {
 
 describe('readAuditLog', () => {
   it('keeps one entry per auditID, filters by user and time, and skips a torn last line', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'audit-test-'));
+    const dir = await tempDir();
     const path = join(dir, 'audit.log');
     const watchStarted = ev({
       auditID: 'w1',
