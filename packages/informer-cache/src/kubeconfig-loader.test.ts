@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { KubeconfigError, staticEndpoint } from './kubeconfig-loader.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubeconfig-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const write = (name: string, text: string): string => {
   const p = join(dir, name);
   writeFileSync(p, text);
