@@ -1,18 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../testing/temp-dirs.js';
 import { type AuditEvent, classify, readAuditLog, summarize } from './audit-log.js';
 
-const tempDirs: string[] = [];
-const tempDir = async (): Promise<string> => {
-  const dir = await mkdtemp(join(tmpdir(), 'audit-test-'));
-  tempDirs.push(dir);
-  return dir;
-};
-afterEach(async () => {
-  await Promise.all(tempDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const tempDir = useTempDirs('audit-test-');
 
 const ev = (over: Partial<AuditEvent> & Pick<AuditEvent, 'verb' | 'requestURI'>): AuditEvent => ({
   auditID: Math.random().toString(36),
@@ -57,7 +49,7 @@ describe('classify', () => {
 
 describe('readAuditLog', () => {
   it('keeps one entry per auditID, filters by user and time, and skips a torn last line', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const path = join(dir, 'audit.log');
     const watchStarted = ev({
       auditID: 'w1',

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../testing/temp-dirs.js';
 import {
   CpuRequestError,
   CpuRequestGroups,
@@ -12,15 +12,7 @@ import {
   weightForShares,
 } from './cpu-requests.js';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'cpu-requests-test-'));
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('cpu-requests-test-');
 
 describe('parseCpuRequests', () => {
   it('reads cores and millicores per role', () => {

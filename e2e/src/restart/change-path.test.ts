@@ -1,20 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AuditEvent, type ClassifiedEvent, classify } from '../audit/audit-log.js';
 import type { ClusterInfo } from '../cluster/provider.js';
+import { useTempDirs } from '../testing/temp-dirs.js';
 import { changePaths, memberStage } from './change-path.js';
 
-const tempDirs: string[] = [];
-const tempDir = async (): Promise<string> => {
-  const dir = await mkdtemp(join(tmpdir(), 'change-path-'));
-  tempDirs.push(dir);
-  return dir;
-};
-afterEach(async () => {
-  await Promise.all(tempDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const tempDir = useTempDirs('change-path-');
 
 const T0 = Date.parse('2026-12-05T10:00:00Z');
 let id = 0;
@@ -38,7 +30,7 @@ const classified = (e: AuditEvent): ClassifiedEvent => ({ ...e, class: classify(
 
 describe('changePaths', () => {
   it("gives each change its own stages, from writes after it only, reading each member's log once", async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const auditLogPath = join(dir, 'audit.log');
     await writeFile(
       auditLogPath,

@@ -1,8 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../audit/audit-log.js';
+import { useTempDirs } from '../testing/temp-dirs.js';
 import {
   countFirstPropagation,
   firstPropagationSummary,
@@ -27,15 +27,11 @@ const ev = (over: Partial<AuditEvent> & Pick<AuditEvent, 'verb' | 'requestURI'>)
   ...over,
 });
 
-const tempDirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(tempDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const tempDir = useTempDirs('first-propagation-');
 
 describe('countFirstPropagation', () => {
   it('counts the writes of the manager in the window by verb and resource, 409s apart, each request once', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'first-propagation-'));
-    tempDirs.push(dir);
+    const dir = tempDir();
     const path = join(dir, 'audit.log');
     const conflict = ev({ verb: 'create', requestURI: '/x', responseStatus: { code: 409 } });
     const events = [

@@ -51,6 +51,24 @@ function elector(api: FakeApi, identity: string, extra: { releaseOnCancel?: bool
   });
 }
 
+/** Elector 'a' with the given monotonic clock, keeping what it logs. */
+function loggingElector(
+  api: FakeApi,
+  monotonicNow: () => number,
+): { elector: LeaderElector; lines: { message: string; fields: Record<string, unknown> | undefined }[] } {
+  const lines: { message: string; fields: Record<string, unknown> | undefined }[] = [];
+  const elector = new LeaderElector({
+    client: api.client(() => 'a'),
+    namespace: 'ns',
+    name: 'lock',
+    identity: 'a',
+    ...timing,
+    monotonicNow,
+    log: (_level, message, fields) => lines.push({ message, fields }),
+  });
+  return { elector, lines };
+}
+
 describe('LeaderElector', () => {
   beforeEach(() => {
     vi.useFakeTimers();
@@ -131,17 +149,8 @@ describe('LeaderElector', () => {
   it('says when a step-down follows a pause (the wall clock ran ahead of the monotonic one)', async () => {
     const api = new FakeApi();
     let pausedMs = 0;
-    const lines: { message: string; fields: Record<string, unknown> | undefined }[] = [];
-    const a = new LeaderElector({
-      client: api.client(() => 'a'),
-      namespace: 'ns',
-      name: 'lock',
-      identity: 'a',
-      ...timing,
-      // The monotonic clock stops during a pause: it is the fake wall clock minus the pause.
-      monotonicNow: () => Date.now() - pausedMs,
-      log: (_level, message, fields) => lines.push({ message, fields }),
-    });
+    // The monotonic clock stops during a pause: it is the fake wall clock minus the pause.
+    const { elector: a, lines } = loggingElector(api, () => Date.now() - pausedMs);
     const runA = a.run(new AbortController().signal);
     await vi.advanceTimersByTimeAsync(3_000);
     expect(a.isLeader()).toBe(true);
@@ -158,16 +167,7 @@ describe('LeaderElector', () => {
 
   it('a step-down without a pause says nothing about clocks', async () => {
     const api = new FakeApi();
-    const lines: { message: string; fields: Record<string, unknown> | undefined }[] = [];
-    const a = new LeaderElector({
-      client: api.client(() => 'a'),
-      namespace: 'ns',
-      name: 'lock',
-      identity: 'a',
-      ...timing,
-      monotonicNow: () => Date.now(),
-      log: (_level, message, fields) => lines.push({ message, fields }),
-    });
+    const { elector: a, lines } = loggingElector(api, () => Date.now());
     const runA = a.run(new AbortController().signal);
     await vi.advanceTimersByTimeAsync(3_000);
     api.failFor.add('a');
