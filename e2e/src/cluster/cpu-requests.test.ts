@@ -100,6 +100,20 @@ describe('CpuRequestGroups', () => {
     );
   });
 
+  it('removes the empty groups of a bench that is gone, and keeps those of one still running', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'cpu'));
+    writeFileSync(join(root, 'cpu', 'cpu.shares'), '1024');
+    // pid 2^22 + 1 is above Linux's pid_max limit, so no process has it.
+    const gone = join(root, 'cpu', `warmstart-bench-${2 ** 22 + 1}`);
+    mkdirSync(join(gone, 'manager'), { recursive: true });
+    const running = join(root, 'cpu', `warmstart-bench-${process.ppid}`);
+    mkdirSync(join(running, 'manager'), { recursive: true });
+    CpuRequestGroups.create(parseCpuRequests(['manager=1']), root);
+    expect(existsSync(gone)).toBe(false);
+    expect(existsSync(join(running, 'manager'))).toBe(true);
+  });
+
   it('removes its groups once they are empty', () => {
     const root = tempDir();
     mkdirSync(join(root, 'cpu'));

@@ -2,7 +2,7 @@
 // gets the share it asked for. The local provider runs everything in one cgroup, where the manager competes with
 // the API servers and etcd as an equal: on two shared cores its event loop then waits for a core behind them.
 // CpuRequestGroups gives each role the weight a kubelet would, so a bench can be run the way a cluster schedules it.
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const CPU_ROLES = ['manager', 'kube-apiserver', 'etcd', 'kube-controller-manager'] as const;
@@ -72,6 +72,38 @@ export function joinGroupVia(procs: string, command: string, args: readonly stri
   };
 }
 
+const GROUP_PREFIX = 'warmstart-bench-';
+
+/**
+ * Removes the groups of benches that are gone (a bench stopped by a signal leaves its empty groups behind, and
+ * cgroup directories last until reboot). A group with a process still in it is left: the kernel refuses.
+ */
+function removeStaleGroups(root: string): void {
+  for (const entry of readdirSync(root)) {
+    if (!entry.startsWith(GROUP_PREFIX)) continue;
+    const pid = Number(entry.slice(GROUP_PREFIX.length));
+    if (!Number.isInteger(pid) || pidAlive(pid)) continue;
+    const dir = join(root, entry);
+    try {
+      for (const child of readdirSync(dir, { withFileTypes: true }))
+        if (child.isDirectory()) rmdirSync(join(dir, child.name));
+      rmdirSync(dir);
+    } catch {
+      // Still in use, or not ours to remove: leave it.
+    }
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, owned by someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 type Hierarchy = { readonly version: 1 | 2; readonly root: string };
 
 function findCpuHierarchy(cgroupRoot: string): Hierarchy | undefined {
@@ -119,7 +151,8 @@ export class CpuRequestGroups {
       throw new CpuRequestError(
         `no cgroup hierarchy with the cpu controller under ${cgroupRoot}; run without --cpu-request, or on a host whose cgroups can be written`,
       );
-    const dir = join(hierarchy.root, `warmstart-bench-${process.pid}`);
+    removeStaleGroups(hierarchy.root);
+    const dir = join(hierarchy.root, `${GROUP_PREFIX}${process.pid}`);
     const groups = new CpuRequestGroups(requests, hierarchy, dir);
     try {
       mkdirSync(dir, { recursive: true });
