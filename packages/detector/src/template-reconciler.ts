@@ -9,6 +9,7 @@ import type {
   UnstructuredObject,
 } from '@warmstart/api';
 import type { Result } from '@warmstart/workqueue';
+import { reportsApplyFailure } from './apply-failure.js';
 import { buildDesiredBinding } from './binding-builder.js';
 import { bindingMergePatch } from './binding-patch.js';
 import { changesOnlyRecordedVersion, planBindingWrite } from './binding-update.js';
@@ -175,9 +176,7 @@ export class TemplateReconciler {
       specChanges.settle(key);
       emit(current, 'Normal', EventReasons.ApplyPolicySucceed, `Apply ${policyName} succeed`);
     } catch (error) {
-      // A 409 means the cache was behind our own last write (the binding created by the previous reconcile of
-      // this key is not in the cache yet): the retry sees it and succeeds, so it is no failure to report.
-      if (!(error instanceof MissingPermanentIdError) && (error as { code?: unknown }).code !== 409) {
+      if (reportsApplyFailure(error)) {
         const message = error instanceof Error ? error.message : String(error);
         emit(template, 'Warning', EventReasons.ApplyPolicyFailed, `Apply ${policyName} failed: ${message}`);
       }
