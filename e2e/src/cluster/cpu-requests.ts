@@ -4,6 +4,7 @@
 // CpuRequestGroups gives each role the weight a kubelet would, so a bench can be run the way a cluster schedules it.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { alive } from './supervisor.js';
 
 export const CPU_ROLES = ['manager', 'kube-apiserver', 'etcd', 'kube-controller-manager'] as const;
 export type CpuRole = (typeof CPU_ROLES)[number];
@@ -82,7 +83,7 @@ function removeStaleGroups(root: string): void {
   for (const entry of readdirSync(root)) {
     if (!entry.startsWith(GROUP_PREFIX)) continue;
     const pid = Number(entry.slice(GROUP_PREFIX.length));
-    if (!Number.isInteger(pid) || pidAlive(pid)) continue;
+    if (!Number.isInteger(pid) || alive(pid)) continue;
     const dir = join(root, entry);
     try {
       for (const child of readdirSync(dir, { withFileTypes: true }))
@@ -91,16 +92,6 @@ function removeStaleGroups(root: string): void {
     } catch {
       // Still in use, or not ours to remove: leave it.
     }
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, owned by someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

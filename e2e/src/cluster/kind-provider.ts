@@ -22,7 +22,7 @@ import {
   ProviderUnavailableError,
   type UpOptions,
 } from './provider.js';
-import { makeWorkDir, onSignalCleanup } from './supervisor.js';
+import { alive, makeWorkDir, onSignalCleanup } from './supervisor.js';
 import { waitFor } from './wait.js';
 
 const run = promisify(execFile);
@@ -408,15 +408,6 @@ async function clusterIdentities(
     keyPath: manager.key,
   });
   return { server, caPath, managerKubeconfig, admin };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
