@@ -1,6 +1,7 @@
 // pnpm bench:restart --workloads N [--json FILE] [--members 2] [--apiserver-arg=--flag=value ...]
 //                    [--apiserver-env=NAME=value ...] [--manager-arg=--flag=value ...]
 //                    [--manager-node-arg=--v8-flag=value ...] [--cpu-prof DIR] [--cpu-request ROLE=QUANTITY ...]
+//                    [--restart STRATEGY:KIND ...]
 // Boots a local control plane (host + members), seeds N workloads with policies, propagates them once, then
 // restarts the manager under each strategy (block-reads, gate-start, fallback; SIGKILL), then block-reads after a
 // graceful SIGTERM and as a fail-over to a warm standby, on the same load, and writes
@@ -52,6 +53,9 @@ const { values } = parseArgs({
     // A CPU request per role (manager, kube-apiserver, etcd, kube-controller-manager), turned into its cgroup's
     // CPU weight as a kubelet would; recorded under the table. Without it every process competes as an equal.
     'cpu-request': { type: 'string', multiple: true, default: [] },
+    // Only these rows (e.g. block-reads:SIGKILL), in the table's order: a profiling run need not pay 35 minutes
+    // of rows it does not look at. Every row without it.
+    restart: { type: 'string', multiple: true, default: [] },
   },
 });
 const apiserverArgs = values['apiserver-arg'];
@@ -83,6 +87,19 @@ const cpuRequests = parseCpuRequests(values['cpu-request']);
 const cpuGroups = cpuRequests.size > 0 ? CpuRequestGroups.create(cpuRequests) : undefined;
 const managerProcs = cpuGroups?.procsFile('manager');
 if (managerProcs !== undefined) process.env.WARMSTART_MANAGER_CGROUP_PROCS = managerProcs;
+const allRuns: readonly (readonly [Strategy, RestartKind])[] = [
+  ['block-reads', 'SIGKILL'],
+  ['gate-start', 'SIGKILL'],
+  ['fallback', 'SIGKILL'],
+  ['block-reads', 'SIGTERM'],
+  ['block-reads', 'failover'],
+];
+const runName = ([strategy, kind]: readonly [Strategy, RestartKind]) => `${strategy}:${kind}`;
+for (const r of values.restart)
+  if (!allRuns.some((run) => runName(run) === r))
+    throw new Error(`--restart takes one of ${allRuns.map(runName).join(', ')}, not "${r}"`);
+const selectedRuns =
+  values.restart.length === 0 ? allRuns : allRuns.filter((run) => values.restart.includes(runName(run)));
 const serverSettings = [...apiserverArgs, ...values['apiserver-env']];
 const workloads = Number(values.workloads);
 const members = Number(values.members);
@@ -153,13 +170,7 @@ try {
   // Each row's manager, whose logged long stalls are matched against the machine's counters once it has stopped:
   // steal, memory pressure and page-ins across a stall say whether the time off CPU was the manager's at all.
   const rowManagers: { readonly row: number; readonly manager: ManagerProcess }[] = [];
-  const runs: readonly (readonly [Strategy, RestartKind])[] = [
-    ['block-reads', 'SIGKILL'],
-    ['gate-start', 'SIGKILL'],
-    ['fallback', 'SIGKILL'],
-    ['block-reads', 'SIGTERM'],
-    ['block-reads', 'failover'],
-  ];
+  const runs = selectedRuns;
   for (const [strategy, kind] of runs) {
     process.stderr.write(`[bench] ${kind === 'failover' ? 'fail-over' : kind} restart with ${strategy}\n`);
     try {
