@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AllOfGate } from './all-of-gate.js';
 import { DuplicateGateError, GateFailedError, GateStateError, MemberFailedError } from './errors.js';
 import { Gate } from './gate.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('AllOfGate', () => {
   it('opens when the last member opens, whatever the order', async () => {
@@ -15,6 +19,23 @@ describe('AllOfGate', () => {
     a.open();
     await expect(waiting).resolves.toBeUndefined();
     expect(all.isOpen).toBe(true);
+  });
+
+  it('progresses when any member progresses or opens, for waits with a stall deadline', async () => {
+    vi.useFakeTimers();
+    const a = new Gate('informer:host/v1/pods');
+    const b = new Gate('informer:host/apps/v1/deployments');
+    const c = new Gate('informer:host/v1/secrets');
+    const all = new AllOfGate('all-caches', [a, b, c]);
+    const settled = all.wait({ stallTimeoutMs: 1000 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(900);
+    a.progressed('listed 500 objects');
+    await vi.advanceTimersByTimeAsync(900);
+    b.open();
+    await vi.advanceTimersByTimeAsync(900);
+    expect(all.waiters).toBe(1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await settled).toMatchObject({ stalledMs: 1000, waitedMs: 2800 });
   });
 
   it('opens at once over members that are already open', () => {

@@ -64,6 +64,11 @@ export class AllOfGate implements ReadonlyGate {
     return this.#gate.progress;
   }
 
+  /** Epoch milliseconds of the last progress of any member (a member opening counts). */
+  get progressedAt(): number {
+    return this.#gate.progressedAt;
+  }
+
   /** The members in the order they were added. Empty once the aggregate has opened (it lets go of them). */
   get members(): readonly ReadonlyGate[] {
     return [...this.#members.values()].map((m) => m.gate);
@@ -147,6 +152,10 @@ export class AllOfGate implements ReadonlyGate {
   }
 
   #onMemberChange(entry: Member, snap: GateSnapshot): void {
+    // A wait on the aggregate with a stall deadline waits as long as any member keeps moving.
+    if (snap.progressedAt > this.#gate.progressedAt || (snap.state === 'open' && entry.state !== 'open')) {
+      this.#gate.progressed();
+    }
     // A failed member that fails again with a new cause keeps its state but changes the aggregate's cause.
     if (snap.state === entry.state && snap.state !== 'failed') return;
     this.#count(entry.state, -1);

@@ -38,9 +38,13 @@ export class GateTimeoutError extends GateWaitError {
     readonly progress: string | undefined,
     /** The gate's failure text when it was failed at the deadline (a wait with tolerateFailure), else undefined. */
     readonly lastError?: string | undefined,
+    /** Set when the stall deadline ended the wait: milliseconds since the owner's last progress (or the start). */
+    readonly stalledMs?: number | undefined,
   ) {
     super(
-      `timed out after ${waitedMs} ms waiting for gate "${gate}"` +
+      (stalledMs === undefined
+        ? `timed out after ${waitedMs} ms waiting for gate "${gate}"`
+        : `gate "${gate}" made no progress for ${stalledMs} ms (waited ${waitedMs} ms)`) +
         (progress ? ` (progress: ${progress})` : '') +
         (lastError ? `; the gate is failed: ${lastError}` : '') +
         '. Raise the deadline if the work is just slow, or check /readyz?verbose for what is stuck.',

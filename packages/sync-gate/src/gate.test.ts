@@ -99,6 +99,69 @@ describe('Gate', () => {
     expect(gate.waiters).toBe(0);
   });
 
+  it('waits past a stall deadline while the owner keeps progressing, and fails once it stops', async () => {
+    vi.useFakeTimers();
+    const gate = new Gate('informer:host/work.karmada.io/v1alpha2/resourcebindings');
+    const settled = gate.wait({ stallTimeoutMs: 1000 }).catch((e: unknown) => e);
+    // Five seconds of a slow list: a page every 900 ms keeps the wait alive well past its stall deadline.
+    for (let page = 1; page <= 5; page++) {
+      await vi.advanceTimersByTimeAsync(900);
+      gate.progressed(`listed ${page * 500} objects`);
+    }
+    expect(gate.waiters).toBe(1);
+    // Text alone is not progress: a failing retry reported as progress text does not extend the wait.
+    await vi.advanceTimersByTimeAsync(500);
+    gate.setProgress('list failed: 500 Internal Server Error (retrying in 1.0 s)');
+    await vi.advanceTimersByTimeAsync(499);
+    expect(gate.waiters).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await settled;
+    expect(error).toBeInstanceOf(GateTimeoutError);
+    expect(error).toMatchObject({ waitedMs: 5500, stalledMs: 1000 });
+    expect((error as Error).message).toContain(
+      'gate "informer:host/work.karmada.io/v1alpha2/resourcebindings" made no progress for 1000 ms (waited 5500 ms)',
+    );
+    expect(gate.waiters).toBe(0);
+  });
+
+  it('counts a stall from the wait start when the owner last progressed long before it', async () => {
+    vi.useFakeTimers();
+    const gate = new Gate('g');
+    gate.progressed('listed 500 objects');
+    await vi.advanceTimersByTimeAsync(10_000);
+    const settled = gate.wait({ stallTimeoutMs: 1000 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(gate.waiters).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await settled).toMatchObject({ waitedMs: 1000, stalledMs: 1000 });
+  });
+
+  it('ends a progressing wait at its absolute deadline, as a plain timeout', async () => {
+    vi.useFakeTimers();
+    const gate = new Gate('g');
+    const settled = gate.wait({ stallTimeoutMs: 1000, timeoutMs: 2500 }).catch((e: unknown) => e);
+    for (let i = 0; i < 4; i++) {
+      await vi.advanceTimersByTimeAsync(600);
+      gate.progressed();
+    }
+    await vi.advanceTimersByTimeAsync(100);
+    const error = await settled;
+    expect(error).toMatchObject({ waitedMs: 2500, stalledMs: undefined });
+    expect((error as Error).message).toContain('timed out after 2500 ms waiting for gate "g"');
+  });
+
+  it('reports progress in snapshots and to listeners', () => {
+    const gate = new Gate('g');
+    const seen: GateSnapshot[] = [];
+    gate.onChange((s) => seen.push(s));
+    const before = gate.progressedAt;
+    gate.progressed('listed 500 objects');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.progress).toBe('listed 500 objects');
+    expect(seen[0]?.progressedAt).toBeGreaterThanOrEqual(before);
+    expect(gate.snapshot().progressedAt).toBe(gate.progressedAt);
+  });
+
   it('holds no timers while idle and drops its timers when it opens', async () => {
     vi.useFakeTimers();
     const gate = new Gate('g');

@@ -15,6 +15,8 @@ export interface GateSnapshot {
   readonly waiters: number;
   /** The owner's free-form progress text, e.g. "listed 41,000 objects". */
   readonly progress: string | undefined;
+  /** Epoch milliseconds of the owner's last reported progress (progressed()); creation counts as progress. */
+  readonly progressedAt: number;
   /** Why the gate failed, as text; undefined unless state is failed. */
   readonly error: string | undefined;
 }
@@ -24,6 +26,12 @@ export interface WaitOptions {
   readonly signal?: AbortSignal | undefined;
   /** Rejects with GateTimeoutError after this many milliseconds. Omit only where a signal bounds the wait. */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Rejects with GateTimeoutError once the owner has reported no progress (progressed()) for this many
+   * milliseconds, counted from the later of the wait's start and the last progress: a slow owner that keeps
+   * moving is waited for, a stuck one is not. Combines with timeoutMs (whichever comes first).
+   */
+  readonly stallTimeoutMs?: number | undefined;
   /**
    * Keep waiting while the gate is failed, for owners that retry and reset their gate (an informer whose
    * list was forbidden). Only open, abort or the deadline end such a wait. Default false: failure rejects.
@@ -44,6 +52,8 @@ export interface ReadonlyGate {
   readonly cause: unknown;
   readonly waiters: number;
   readonly progress: string | undefined;
+  /** Epoch milliseconds of the owner's last reported progress. */
+  readonly progressedAt: number;
   wait(options?: WaitOptions): Promise<void>;
   onChange(listener: GateListener): () => void;
   snapshot(): GateSnapshot;
@@ -51,6 +61,10 @@ export interface ReadonlyGate {
 
 interface Waiter {
   readonly startedAt: number;
+  /** Epoch ms of the absolute deadline; Infinity for none. */
+  readonly deadlineAt: number;
+  /** The stall deadline in ms; Infinity for none. */
+  readonly stallMs: number;
   readonly signal: AbortSignal | undefined;
   readonly tolerateFailure: boolean;
   timer: NodeJS.Timeout | undefined;
@@ -73,6 +87,7 @@ export class Gate implements ReadonlyGate {
   #since = Date.now();
   #cause: unknown = undefined;
   #progress: string | undefined = undefined;
+  #progressedAt = this.#since;
   readonly #waiters = new Set<Waiter>();
   readonly #bySignal = new Map<AbortSignal, SignalGroup>();
   readonly #listeners = new Set<GateListener>();
@@ -107,10 +122,28 @@ export class Gate implements ReadonlyGate {
     return this.#progress;
   }
 
-  /** Sets the progress text shown in snapshots and timeout errors; notifies listeners. */
+  /** Epoch milliseconds of the owner's last progress(ed) report. */
+  get progressedAt(): number {
+    return this.#progressedAt;
+  }
+
+  /**
+   * Sets the progress text shown in snapshots and timeout errors; notifies listeners. Text alone is not
+   * progress (an owner may report a failing retry here): stall deadlines restart only on progressed().
+   */
   setProgress(text: string | undefined): void {
     if (text === this.#progress) return;
     this.#progress = text;
+    this.#emit();
+  }
+
+  /**
+   * Records that the owner moved forward (another page listed), optionally with new progress text: waits with a
+   * stallTimeoutMs count their stall from now. Notifies listeners.
+   */
+  progressed(text?: string): void {
+    this.#progressedAt = Date.now();
+    if (text !== undefined) this.#progress = text;
     this.#emit();
   }
 
@@ -166,24 +199,27 @@ export class Gate implements ReadonlyGate {
   /** Resolves when the gate opens; rejects on failure, abort or deadline with a GateWaitError subclass. */
   wait(options: WaitOptions = {}): Promise<void> {
     if (this.#state === 'open') return Promise.resolve();
-    const { signal, timeoutMs, tolerateFailure = false } = options;
+    const { signal, timeoutMs, stallTimeoutMs, tolerateFailure = false } = options;
     if (this.#state === 'failed' && !tolerateFailure) {
       return Promise.reject(new GateFailedError(this.name, 0, this.#cause));
     }
     if (signal?.aborted) return Promise.reject(new GateAbortedError(this.name, 0, signal.reason));
 
+    const startedAt = Date.now();
+    const stallMs = stallTimeoutMs ?? Number.POSITIVE_INFINITY;
+    const deadlineAt = startedAt + (timeoutMs ?? Number.POSITIVE_INFINITY);
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
-        startedAt: Date.now(),
+        startedAt,
+        deadlineAt,
+        stallMs,
         signal,
         tolerateFailure,
         timer: undefined,
         resolve,
         reject,
       };
-      if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
-        waiter.timer = setTimeout(() => this.#timeOut(waiter), Math.max(0, timeoutMs));
-      }
+      this.#arm(waiter, startedAt);
       this.#waiters.add(waiter);
       if (signal !== undefined) this.#attach(signal, waiter);
     });
@@ -203,6 +239,7 @@ export class Gate implements ReadonlyGate {
       since: this.#since,
       waiters: this.#waiters.size,
       progress: this.#progress,
+      progressedAt: this.#progressedAt,
       error: this.#state === 'failed' ? describe(this.#cause) : undefined,
     };
   }
@@ -242,11 +279,35 @@ export class Gate implements ReadonlyGate {
     }
   }
 
-  #timeOut(waiter: Waiter): void {
+  // The stall deadline moves with progress, so its timer is re-armed when it fires early instead of on every
+  // progress report: progress comes every few hundred objects, a deadline check once per stall period at most.
+  #arm(waiter: Waiter, now: number): void {
+    const stallAt = Math.max(waiter.startedAt, this.#progressedAt) + waiter.stallMs;
+    const at = Math.min(waiter.deadlineAt, stallAt);
+    if (!Number.isFinite(at)) return;
+    waiter.timer = setTimeout(() => this.#check(waiter), Math.max(0, at - now));
+  }
+
+  #check(waiter: Waiter): void {
     waiter.timer = undefined;
+    const now = Date.now();
+    const stalledMs = now - Math.max(waiter.startedAt, this.#progressedAt);
+    const stalled = stalledMs >= waiter.stallMs;
+    if (now < waiter.deadlineAt && !stalled) {
+      this.#arm(waiter, now);
+      return;
+    }
     this.#detach(waiter);
     const lastError = this.#state === 'failed' ? describe(this.#cause) : undefined;
-    waiter.reject(new GateTimeoutError(this.name, Date.now() - waiter.startedAt, this.#progress, lastError));
+    waiter.reject(
+      new GateTimeoutError(
+        this.name,
+        now - waiter.startedAt,
+        this.#progress,
+        lastError,
+        now < waiter.deadlineAt ? stalledMs : undefined,
+      ),
+    );
   }
 
   #emit(): void {

@@ -137,6 +137,22 @@ describe('/readyz', () => {
     expect(await get('/readyz?verbose')).toEqual({ status: 503, body: expected });
   });
 
+  it('says how long ago a pending gate last progressed once it has been quiet for 5 s', async () => {
+    const { deployments, secrets, pods } = await startWithGates();
+    pods.open();
+    secrets.open();
+    vi.setSystemTime(T0 + 1_000);
+    deployments.progressed('listed 40,500 objects');
+    vi.setSystemTime(T0 + 5_900);
+    expect((await get('/readyz')).body).toContain(
+      '[-]informer:host/apps/v1/deployments pending: listed 40,500 objects (5.9s)\n',
+    );
+    vi.setSystemTime(T0 + 7_000);
+    expect((await get('/readyz')).body).toContain(
+      '[-]informer:host/apps/v1/deployments pending: listed 40,500 objects (7.0s, last progress 6.0s ago)\n',
+    );
+  });
+
   it('passes with 200 "ok" once every gate is open, and lists them with ?verbose', async () => {
     const { deployments, secrets, pods } = await startWithGates();
     for (const g of [deployments, secrets, pods]) g.open();

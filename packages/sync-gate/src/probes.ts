@@ -48,7 +48,7 @@ const DEFAULT_MAX_LAG_MS = 5_000;
 interface Line {
   readonly name: string;
   readonly ok: boolean;
-  /** What follows the name: "ok", "failed: reason", "pending: progress (12.3s)". */
+  /** What follows the name: "ok", "failed: reason", "pending: progress (12.3s[, last progress 6.0s ago])". */
   readonly text: string;
 }
 
@@ -117,18 +117,30 @@ export function createProbeHandler(options: ProbeHandlerOptions = {}): ProbeHand
   return Object.assign(handler, { close: () => ownMonitor?.close() });
 }
 
-// One readyz line for a gate: open is ok; pending shows progress and time waiting; failed shows the error.
+// A pending gate whose owner has not progressed for this long says so: a list that is slow and one that is stuck
+// read alike otherwise.
+const QUIET_AFTER_MS = 5_000;
+
+// One readyz line for a gate: open is ok; pending shows progress, time waiting and, once quiet, the time since the
+// last progress; failed shows the error.
 function gateLine(snap: GateSnapshot, now: number): Line {
   const age = formatDuration(now - snap.since);
   switch (snap.state) {
     case 'open':
       return { name: snap.name, ok: true, text: 'ok' };
-    case 'pending':
+    case 'pending': {
+      const quiet =
+        snap.progressedAt > snap.since && now - snap.progressedAt >= QUIET_AFTER_MS
+          ? `, last progress ${formatDuration(now - snap.progressedAt)} ago`
+          : '';
       return {
         name: snap.name,
         ok: false,
-        text: snap.progress ? `pending: ${oneLine(snap.progress)} (${age})` : `pending (${age})`,
+        text: snap.progress
+          ? `pending: ${oneLine(snap.progress)} (${age}${quiet})`
+          : `pending (${age}${quiet})`,
       };
+    }
     case 'failed':
       return {
         name: snap.name,
