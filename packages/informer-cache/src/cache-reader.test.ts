@@ -78,6 +78,38 @@ describe('CacheReader', () => {
     expect(waits.values).toEqual(['timeout']);
   });
 
+  it('waits for a slow list past its stall deadline while pages keep coming, and fails a stuck one', async () => {
+    // Paged like etcd (no watch cache), so each page is a request the server can slow down.
+    const f = await setup({ watchCache: false }, { informers: { pageSize: 2, watchList: 'never' } });
+    for (let i = 0; i < 16; i++) f.server.create(configmaps, cm(`c${i}`));
+    // Eight pages, 250 ms each: the list takes over 2 s, a page never much more than 250 ms after the last.
+    f.server.delay({ verb: 'list', resource: 'core/v1/configmaps' }, 250);
+    f.manager.forResource(configmaps);
+    f.manager.start();
+    const reader = new CacheReader(f.manager, { stallTimeoutMs: 1500 });
+    const started = Date.now();
+    expect(await reader.list(configmaps)).toHaveLength(16);
+    expect(f.server.requests.filter((r) => r.verb === 'list')).toHaveLength(8);
+    expect(Date.now() - started).toBeGreaterThan(1500);
+
+    // A list that stops answering after its first page fails on the stall deadline, saying it is stuck.
+    f.server.create(deployments, { metadata: { name: 'a', namespace: 'default' } });
+    f.server.create(deployments, { metadata: { name: 'b', namespace: 'default' } });
+    f.server.create(deployments, { metadata: { name: 'c', namespace: 'default' } });
+    f.server.clearDelays();
+    f.server.delay(
+      { verb: 'list', resource: 'apps/v1/deployments', match: (r) => r.query.has('continue') },
+      60_000,
+    );
+    f.manager.forResource(deployments).start();
+    const error = await reader.list(deployments).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CacheSyncTimeoutError);
+    expect((error as CacheSyncTimeoutError).stalledMs).toBeGreaterThanOrEqual(1500);
+    expect((error as Error).message).toMatch(
+      /apps\/v1\/deployments informer of cluster "fake" made no progress towards sync for \d+ ms \(the read waited \d+ ms\) \(listed 2 objects\)\. Its list is stuck/,
+    );
+  }, 15_000);
+
   it('rejects promptly with ForbiddenResourceError while RBAC forbids the list', async () => {
     const f = await setup();
     f.server.forbid(namespaces);

@@ -10,7 +10,7 @@ import type { InformerManager } from './manager.js';
 import type { ReaderWaitOutcome } from './metrics.js';
 import type { GroupVersionResource, KubeObject, ObjectKey, ObjectOf, WaitOptions } from './types.js';
 
-/** What every read takes: the caller's AbortSignal and a deadline for the sync wait. */
+/** What every read takes: the caller's AbortSignal and deadlines (absolute, stall) for the sync wait. */
 export type ReadOptions = WaitOptions;
 
 /**
@@ -38,22 +38,30 @@ export interface CacheReaderOptions {
    * informer, starts it, and waits for it like any unsynced read (with the same deadline).
    */
   readonly mode?: 'strict' | 'lazy' | undefined;
-  /** Default deadline of a read that waits for sync. Default 2 minutes (controller-runtime's CacheSyncTimeout). */
+  /**
+   * Default stall deadline of a read that waits for sync: it fails once its informer's list has made no progress
+   * for this long, however long the list has been moving before. Default 2 minutes (controller-runtime's
+   * CacheSyncTimeout), so a list that is stuck fails as soon as before and one that is large does not fail.
+   */
+  readonly stallTimeoutMs?: number | undefined;
+  /** Default absolute deadline of such a read, from its start. Default none: the stall deadline bounds it. */
   readonly timeoutMs?: number | undefined;
 }
 
-export const DEFAULT_READ_TIMEOUT_MS = 120_000;
+export const DEFAULT_READ_STALL_TIMEOUT_MS = 120_000;
 
 export class CacheReader implements Reader {
   readonly mode: 'strict' | 'lazy';
-  readonly timeoutMs: number;
+  readonly stallTimeoutMs: number;
+  readonly timeoutMs: number | undefined;
 
   constructor(
     readonly manager: InformerManager,
     options: CacheReaderOptions = {},
   ) {
     this.mode = options.mode ?? 'strict';
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+    this.stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_READ_STALL_TIMEOUT_MS;
+    this.timeoutMs = options.timeoutMs;
   }
 
   async get<D extends GroupVersionResource>(
@@ -105,7 +113,11 @@ export class CacheReader implements Reader {
     const started = Date.now();
     let outcome: ReaderWaitOutcome = 'served';
     try {
-      await informer.waitForSync({ signal: options.signal, timeoutMs: options.timeoutMs ?? this.timeoutMs });
+      await informer.waitForSync({
+        signal: options.signal,
+        timeoutMs: options.timeoutMs ?? this.timeoutMs,
+        stallTimeoutMs: options.stallTimeoutMs ?? this.stallTimeoutMs,
+      });
     } catch (error) {
       outcome =
         error instanceof CacheSyncTimeoutError ? 'timeout' : options.signal?.aborted ? 'aborted' : 'failed';

@@ -31,23 +31,36 @@ export class NotCachedError extends ResourceError {
   }
 }
 
-/** A read waited past its deadline for the resource's informer to sync. */
+/**
+ * A read waited past its deadline for the resource's informer to sync: its absolute deadline, or (`stalledMs`
+ * set) its stall deadline, the informer's list having made no progress for that long.
+ */
 export class CacheSyncTimeoutError extends ResourceError {
+  /** Milliseconds without list progress when the stall deadline ended the wait; undefined for a plain deadline. */
+  readonly stalledMs: number | undefined;
+
   constructor(
     gvr: GroupVersionResource,
     cluster: string,
     readonly waitedMs: number,
     readonly progress: string | undefined,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { readonly stalledMs?: number | undefined },
   ) {
+    const informer = `the ${gvrToString(gvr)} informer of cluster "${cluster}"`;
+    const stalledMs = options?.stalledMs;
     super(
-      `timed out after ${waitedMs} ms waiting for the ${gvrToString(gvr)} informer of cluster "${cluster}" to sync` +
+      (stalledMs === undefined
+        ? `timed out after ${waitedMs} ms waiting for ${informer} to sync`
+        : `${informer} made no progress towards sync for ${stalledMs} ms (the read waited ${waitedMs} ms)`) +
         (progress ? ` (${progress})` : '') +
-        '. Raise the read deadline if the list is just large, or check the informer in /readyz?verbose.',
+        (stalledMs === undefined
+          ? '. Raise the read deadline if the list is just large, or check the informer in /readyz?verbose.'
+          : '. Its list is stuck, not slow: check the informer in /readyz?verbose and the API server.'),
       gvr,
       cluster,
       options,
     );
+    this.stalledMs = stalledMs;
   }
 }
 

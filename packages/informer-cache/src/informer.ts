@@ -100,7 +100,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
       { ...options, gvr, transport },
       {
         onEvent: (event) => this.#onEvent(event),
-        onListProgress: (n) => this.gate.setProgress(`listed ${numbers.format(n)} objects`),
+        onListProgress: (n) => this.gate.progressed(`listed ${numbers.format(n)} objects`),
         onError: (error, phase, retryInMs) => this.#onError(error, phase, retryInMs),
       },
     );
@@ -256,7 +256,8 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   }
 
   /**
-   * Resolves when the informer has synced. Rejects with CacheSyncTimeoutError after `timeoutMs`, with the typed
+   * Resolves when the informer has synced. Rejects with CacheSyncTimeoutError after `timeoutMs`, or once its list
+   * has made no progress for `stallTimeoutMs`, with the typed
    * cause (ForbiddenResourceError, ResourceNotServedError, InformerStoppedError) when the gate fails, and with
    * GateAbortedError when the signal aborts.
    */
@@ -273,6 +274,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     if (error instanceof GateTimeoutError) {
       return new CacheSyncTimeoutError(this.gvr, this.cluster, error.waitedMs, error.progress, {
         cause: error,
+        stalledMs: error.stalledMs,
       });
     }
     if (error instanceof GateFailedError && error.cause instanceof Error) return error.cause;

@@ -279,6 +279,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
       }
       token = meta.continue === undefined || meta.continue === '' ? undefined : meta.continue;
       if (token === undefined) break;
+      // Every page is progress, whatever its size: a read's stall deadline counts from the last one.
+      if (count % 500 !== 0) this.#observer.onListProgress?.(count);
     }
     const listRv = meta.resourceVersion ?? '';
     this.#observer.onListProgress?.(count);

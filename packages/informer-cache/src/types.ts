@@ -36,4 +36,9 @@ export interface WaitOptions {
   readonly signal?: AbortSignal | undefined;
   /** Milliseconds before the wait rejects with a timeout error naming the resource. */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Milliseconds the wait tolerates without progress (another page of the initial list, every 500 objects of a
+   * WatchList stream) before it rejects: a large list that keeps moving is waited for, a stuck one is not.
+   */
+  readonly stallTimeoutMs?: number | undefined;
 }

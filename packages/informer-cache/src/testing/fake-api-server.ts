@@ -116,6 +116,7 @@ export class FakeApiServer {
   readonly #resources = new Map<string, ResourceState>();
   readonly #watchers = new Set<Watcher>();
   readonly #faults: { matcher: FaultMatcher; fault: Fault; left: number }[] = [];
+  readonly #delays: { matcher: FaultMatcher; ms: number }[] = [];
   readonly #forbidden = new Set<string>();
   readonly #events = new EventEmitter();
 
@@ -273,6 +274,15 @@ export class FakeApiServer {
 
   clearFaults(): void {
     this.#faults.length = 0;
+  }
+
+  /** Answers matching requests `ms` later, as a loaded server does, until clearDelays(). */
+  delay(matcher: FaultMatcher, ms: number): void {
+    this.#delays.push({ matcher, ms });
+  }
+
+  clearDelays(): void {
+    this.#delays.length = 0;
   }
 
   /** Every request for the resource answers 403 until allowed again. */
@@ -486,12 +496,18 @@ export class FakeApiServer {
     if (req.headers.authorization !== `Bearer ${FAKE_TOKEN}`) {
       return status(res, 401, 'Unauthorized', 'Unauthorized');
     }
+    const matches = (m: FaultMatcher): boolean =>
+      (m.verb === undefined || m.verb === verb) &&
+      (m.resource === undefined || m.resource === info.resource) &&
+      (m.match === undefined || m.match(recorded));
+    const delayMs = Math.max(0, ...this.#delays.filter((d) => matches(d.matcher)).map((d) => d.ms));
+    if (delayMs > 0) {
+      // Unref'd: a request held longer than a test lasts must not keep the test process alive.
+      await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
+      if (res.destroyed) return;
+    }
     for (const f of this.#faults) {
-      if (f.left <= 0) continue;
-      const m = f.matcher;
-      if (m.verb !== undefined && m.verb !== verb) continue;
-      if (m.resource !== undefined && m.resource !== info.resource) continue;
-      if (m.match !== undefined && !m.match(recorded)) continue;
+      if (f.left <= 0 || !matches(f.matcher)) continue;
       f.left--;
       return status(
         res,
