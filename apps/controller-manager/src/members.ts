@@ -42,7 +42,7 @@ export class MemberRegistry {
     private readonly informers: MultiClusterInformerManager,
     private readonly metrics: ManagerMetrics,
     private readonly rate: { qps: number; burst: number },
-    private readonly readTimeoutMs: number,
+    private readonly readStallTimeoutMs: number,
     private readonly isLeader: () => boolean,
   ) {}
 
@@ -87,7 +87,7 @@ export class MemberRegistry {
       name,
       transport,
       informers,
-      reader: new CacheReader(informers, { mode: 'lazy', timeoutMs: this.readTimeoutMs }),
+      reader: new CacheReader(informers, { mode: 'lazy', stallTimeoutMs: this.readStallTimeoutMs }),
       writer: fencedWriter(
         new Writer(transport, { source: 'execution', fieldManager: 'karmada-execution-controller' }),
         this.isLeader,

@@ -243,14 +243,14 @@ export const FLAGS: readonly FlagSpec[] = [
     key: 'cacheSyncTimeoutMs',
     kind: 'duration',
     default: '2m',
-    help: 'Longest a read waits for its cache to sync before it fails (and is retried with backoff).',
+    help: "How long a read waiting for its cache to sync tolerates the cache's list making no progress before it fails (and is retried with backoff); a large list that keeps moving is waited for.",
   },
   {
     name: 'cluster-cache-sync-timeout',
     key: 'clusterCacheSyncTimeoutMs',
     kind: 'duration',
     default: '2m',
-    help: 'The same deadline for member-cluster caches.',
+    help: 'The same stall deadline for member-cluster caches.',
   },
   {
     name: 'resync-period',

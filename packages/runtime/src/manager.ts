@@ -56,7 +56,10 @@ export interface ManagerOptions {
   readonly log?: Logger | undefined;
   /** `block-reads` (default), `gate-start` or `fallback`, or a parsed strategy. */
   readonly cacheSyncStrategy?: CacheSyncStrategy | string | undefined;
-  /** Deadline of a read that waits for its cache. Default 2 minutes. */
+  /**
+   * How long a read that waits for its cache tolerates the cache's list making no progress (the CacheReader's
+   * stall deadline). Default 2 minutes.
+   */
   readonly cacheSyncTimeoutMs?: number | undefined;
   /** Options every informer gets (resync period, ...). */
   readonly informers?: InformerDefaults | undefined;
@@ -119,7 +122,7 @@ export class Manager implements ControllerHost {
       logger: this.log,
       informers: options.informers,
     });
-    const cacheReader = new CacheReader(this.informers, { timeoutMs: options.cacheSyncTimeoutMs });
+    const cacheReader = new CacheReader(this.informers, { stallTimeoutMs: options.cacheSyncTimeoutMs });
     // Every controller reads its own (and the others') writes before the informers deliver them.
     this.#ownWrites = new MutationCache(this.informers);
     this.#reader = readYourWritesReader(

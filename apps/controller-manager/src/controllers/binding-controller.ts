@@ -22,6 +22,7 @@ import {
 } from './binding-keys.js';
 import { cachedResource } from './cached-resource.js';
 import { readOverrides, watchOverridePolicies } from './override-policy-cache.js';
+import { isReportedFailure } from './reported-failure.js';
 import {
   APPLY_OVERRIDE_POLICY_FAILED,
   aggregateMessage,
@@ -103,8 +104,9 @@ export function bindingControllers(ctx: ManagerContext): Controller[] {
       const overrides = await readOverrides(reader, binding.spec.resource.namespace, signal);
       await syncWorks(key, binding, template, existing, overrides, signal);
     } catch (error) {
-      // A conflict is retried at once and says nothing about the binding: only real failures are reported.
-      if (!signal.aborted && (error as { code?: number }).code !== 409) {
+      // A conflict or a cache still syncing is retried and says nothing about the binding: only real failures are
+      // reported.
+      if (isReportedFailure(error, signal)) {
         const message = error instanceof Error ? error.message : String(error);
         emit(subject, 'Warning', SYNC_WORK_FAILED, message);
         emit(template, 'Warning', SYNC_WORK_FAILED, message);

@@ -37,6 +37,7 @@ import {
 } from './attached-binding.js';
 import { cachedResource } from './cached-resource.js';
 import { type DependentObjectReference, dependenciesOf, interpretsDependencies } from './dependencies.js';
+import { isReportedFailure } from './reported-failure.js';
 
 export const DEPENDENCIES_DISTRIBUTOR = 'dependencies-distributor';
 /** Index of ResourceBindings by the dependencies their annotation records: `<apiVersion>/<kind>/<ns>/<name>`. */
@@ -224,7 +225,7 @@ export function dependenciesDistributorController(ctx: ManagerContext): Controll
         );
       }
     } catch (error) {
-      if (!signal.aborted && (error as { code?: number }).code !== 409) {
+      if (isReportedFailure(error, signal)) {
         emit(
           bindingSubject(binding),
           'Warning',
