@@ -24,7 +24,7 @@ export function readGoYaml(text: string): unknown {
   if (doc.errors.length > 0) {
     throw new YamlContentError(`the field does not hold valid YAML: ${doc.errors[0]!.message}`);
   }
-  return toJson({ doc, nodes: 0, depth: 0 }, doc.contents);
+  return toJson({ doc, nodes: 0, depth: 0, anchors: new Map() }, doc.contents);
 }
 
 // The document, and how many nodes have been decoded: aliases can make a small text expand without bound (or,
@@ -33,6 +33,9 @@ interface Reader {
   readonly doc: Document;
   nodes: number;
   depth: number;
+  // Each alias's anchored node, found once: the parser finds it by walking the whole document, which, per use of
+  // an alias, made refusing a billion-laughs text take seconds of CPU.
+  readonly anchors: Map<Node, Node | undefined>;
 }
 
 const MAX_NODES = 1_000_000;
@@ -52,7 +55,14 @@ function toJson(r: Reader, node: Node | null | undefined): unknown {
 
 function decode(r: Reader, node: Node | null | undefined): unknown {
   if (node === null || node === undefined) return null;
-  if (isAlias(node)) return toJson(r, node.resolve(r.doc));
+  if (isAlias(node)) {
+    let target = r.anchors.get(node);
+    if (target === undefined && !r.anchors.has(node)) {
+      target = node.resolve(r.doc) as Node | undefined;
+      r.anchors.set(node, target);
+    }
+    return toJson(r, target);
+  }
   if (isScalar(node)) {
     const value = scalarValue(node.value, node.type, node.tag);
     if (typeof value === 'number' && !Number.isFinite(value)) {
