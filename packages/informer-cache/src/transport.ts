@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { RequestAccounting } from './accounting.js';
 import { type Clock, realClock } from './clock.js';
@@ -132,7 +133,14 @@ export class ApiTransport {
       maxSockets: options.maxSockets ?? Infinity,
     };
     if (this.#base.protocol === 'https:') {
-      this.#agent = new https.Agent({ ...agentOptions, ...endpoint.tls });
+      // One TLS context for every connection: without it each socket parses the CA bundle and client key again,
+      // and a manager starting ~70 informers at once spent 50 ms of one turn of its event loop doing that.
+      const secureContext = tls.createSecureContext({
+        ca: endpoint.tls.ca,
+        cert: endpoint.tls.cert,
+        key: endpoint.tls.key,
+      });
+      this.#agent = new https.Agent({ ...agentOptions, ...endpoint.tls, secureContext });
       this.#request = https.request as typeof http.request;
     } else if (this.#base.protocol === 'http:') {
       this.#agent = new http.Agent(agentOptions);
