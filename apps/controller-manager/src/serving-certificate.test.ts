@@ -1,41 +1,12 @@
-import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
-import { promisify } from 'node:util';
+import { selfSignedCertificate } from '@warmstart/informer-cache/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServingCertificate, ServingCertificateError } from './serving-certificate.js';
-
-const run = promisify(execFile);
-
-/** A self-signed pair for 127.0.0.1 written as `<name>.crt` / `<name>.key`. */
-async function selfSigned(dir: string, name: string): Promise<{ cert: string; key: string }> {
-  const cert = join(dir, `${name}.crt`);
-  const key = join(dir, `${name}.key`);
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    key,
-    '-out',
-    cert,
-    '-days',
-    '1',
-    '-subj',
-    `/CN=${name}`,
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-  ]);
-  return { cert, key };
-}
 
 /** The subject CN of the certificate a TLS server presents now. */
 function presented(port: number): Promise<string> {
@@ -64,8 +35,8 @@ describe('ServingCertificate', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'warmstart-tls-'));
-    first = await selfSigned(dir, 'first');
-    second = await selfSigned(dir, 'second');
+    first = await selfSignedCertificate(dir, 'first');
+    second = await selfSignedCertificate(dir, 'second');
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });

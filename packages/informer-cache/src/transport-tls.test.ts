@@ -1,15 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { selfSignedCertificate } from './testing/self-signed.js';
 import { ApiTransport } from './transport.js';
-
-const run = promisify(execFile);
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -18,28 +15,8 @@ afterEach(() => {
 describe('ApiTransport over TLS', () => {
   it('builds one TLS context for all its connections, however many open at once', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'transport-tls-'));
-    const certFile = join(dir, 'server.crt');
-    const keyFile = join(dir, 'server.key');
-    await run('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=apiserver',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ]);
-    const [cert, key] = await Promise.all([readFile(certFile), readFile(keyFile)]);
+    const files = await selfSignedCertificate(dir, 'apiserver');
+    const [cert, key] = await Promise.all([readFile(files.cert), readFile(files.key)]);
     await rm(dir, { recursive: true, force: true });
     let connections = 0;
     const pending: (() => void)[] = [];

@@ -10,3 +10,4 @@ export type {
 } from './fake-api-server.js';
 export { FAKE_TOKEN, FakeApiServer, INITIAL_EVENTS_END_ANNOTATION } from './fake-api-server.js';
 export { Recorder, until } from './recorder.js';
+export { selfSignedCertificate } from './self-signed.js';
