@@ -4,6 +4,18 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 
+/** A GET the server answered with a status other than 200; `body` is its whole text (a Status, usually). */
+export class RawGetError extends Error {
+  constructor(
+    readonly path: string,
+    readonly status: number | undefined,
+    readonly body: string,
+  ) {
+    super(`GET ${path} failed: ${status} ${body.slice(0, 300)}`);
+    this.name = 'RawGetError';
+  }
+}
+
 export interface RawClient {
   readonly server: string;
   /** GETs `path`; `onChunk` returning true ends the request early (a watch that has what it needs). */
@@ -39,9 +51,7 @@ export function rawClient(kc: KubeConfig): RawClient {
             res.on('data', (c: string) => {
               text += c;
             });
-            res.on('end', () =>
-              reject(new Error(`GET ${url.pathname} failed: ${res.statusCode} ${text.slice(0, 300)}`)),
-            );
+            res.on('end', () => reject(new RawGetError(url.pathname, res.statusCode, text)));
             return;
           }
           res.on('data', (chunk: Buffer) => {
