@@ -8,6 +8,7 @@ export type { BackoffOptions } from './backoff.js';
 export type { CacheReaderOptions, Reader, ReadOptions } from './cache-reader.js';
 // Reading and writing.
 export { CacheReader, DEFAULT_READ_STALL_TIMEOUT_MS } from './cache-reader.js';
+export { clearsOnRetry } from './clears-on-retry.js';
 export type { Clock } from './clock.js';
 export type { DiscoveredResource, DiscoveryOptions } from './discovery.js';
 export { discoverer, RestMapper, UnknownKindError } from './discovery.js';
