@@ -70,6 +70,11 @@ function killOnSignal(): void {
   onSignalCleanup(async () => {
     for (const c of live) c.kill('SIGKILL');
   });
+  // A harness that ends any other way (an uncaught error, process.exit) must not leave managers behind holding a
+  // Lease and gigabytes of cache; `exit` handlers must be synchronous, so this can only SIGKILL.
+  process.on('exit', () => {
+    for (const c of live) c.kill('SIGKILL');
+  });
 }
 
 /**
