@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GroupVersionResource } from './gvr.js';
 import { InformerManager, STARTS_PER_TURN } from './manager.js';
 import { FakeApiServer } from './testing/fake-api-server.js';
 import { ApiTransport } from './transport.js';
+import type { GroupVersionResource } from './types.js';
 
 const servers: FakeApiServer[] = [];
 afterEach(async () => {
