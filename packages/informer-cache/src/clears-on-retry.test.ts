@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clearsOnRetry } from './clears-on-retry.js';
 import { ApiError, CacheSyncTimeoutError, ForbiddenResourceError } from './errors.js';
-
-const deployments = {
-  group: 'apps',
-  version: 'v1',
-  resource: 'deployments',
-  kind: 'Deployment',
-  namespaced: true,
-};
+import { deployments } from './testing/fixtures.js';
 
 describe('clearsOnRetry', () => {
   it('is true for a 409 of either reason and for a read that gave up on a syncing cache', () => {
