@@ -339,17 +339,36 @@ export async function serviceEndpoints(host: KindCluster): Promise<Map<string, b
 
 export interface ProbeEvents {
   readonly livenessFailures: number;
+  /**
+   * Liveness probes refused before the process listened (`listeningAt`), not included in livenessFailures: the
+   * kubelet probes a container as soon as it starts, and may probe a killed one before it notices the exit.
+   * Neither is a failure of the process being measured; a refusal after it answered is.
+   */
+  readonly livenessRefusedBeforeListening: number;
   readonly readinessFailures: number;
   /** The kubelet killed the container because its liveness probe failed. */
   readonly killedForLiveness: number;
+  /** Every probe failure and kill counted above, as "<last seen> x<count> <message>", for the failure message. */
+  readonly seen: readonly string[];
+}
+
+export interface ProbeEventsOptions {
+  /** Only Events last seen at or after this time (ms). */
+  readonly since?: number | undefined;
+  /** When the process measured was first seen answering on its probe port (ms): see livenessRefusedBeforeListening. */
+  readonly listeningAt?: number | undefined;
 }
 
 /**
- * Probe Events the kubelet recorded about one pod; with `since` (ms), only those last seen at or after it. A
- * container killed on purpose may fail one liveness probe in the second before the kubelet sees it gone: counted
- * from the new container's start, that failure is not the new container's.
+ * Probe Events the kubelet recorded about one pod. A container killed on purpose may fail one liveness probe in
+ * the second before the kubelet sees it gone: counted from the new container's start (`since`), that failure is
+ * not the new container's.
  */
-export async function probeEvents(host: KindCluster, pod: string, since?: number): Promise<ProbeEvents> {
+export async function probeEvents(
+  host: KindCluster,
+  pod: string,
+  options: ProbeEventsOptions = {},
+): Promise<ProbeEvents> {
   const res = await adminRequest(
     adminIdentity(host),
     'GET',
@@ -363,15 +382,29 @@ export async function probeEvents(host: KindCluster, pod: string, since?: number
     eventTime?: string;
   };
   const seenAt = (e: Event): number => Date.parse(e.lastTimestamp ?? e.eventTime ?? '');
+  const { since, listeningAt } = options;
   const events = (JSON.parse(res.body) as { items: Event[] }).items.filter(
     // Event times have whole seconds: compare against the start's second.
     (e) => since === undefined || !(seenAt(e) < Math.floor(since / 1000) * 1000),
   );
-  const sum = (f: (e: { reason: string; message: string }) => boolean) =>
-    events.filter(f).reduce((n, e) => n + (e.count ?? 1), 0);
+  const liveness = (e: Event) => e.reason === 'Unhealthy' && e.message.startsWith('Liveness probe failed');
+  // Up to the second it was first seen answering (Event times are whole seconds). An Event seen again is one
+  // object with a count and its last time: a refusal repeated later is counted whole.
+  const refusedBeforeListening = (e: Event) =>
+    liveness(e) &&
+    listeningAt !== undefined &&
+    e.message.includes('connection refused') &&
+    seenAt(e) <= Math.floor(listeningAt / 1000) * 1000;
+  const sum = (f: (e: Event) => boolean) => events.filter(f).reduce((n, e) => n + (e.count ?? 1), 0);
+  const killed = (e: Event) => e.reason === 'Killing' && e.message.includes('liveness');
+  const readiness = (e: Event) => e.reason === 'Unhealthy' && e.message.startsWith('Readiness probe failed');
   return {
-    livenessFailures: sum((e) => e.reason === 'Unhealthy' && e.message.startsWith('Liveness probe failed')),
-    readinessFailures: sum((e) => e.reason === 'Unhealthy' && e.message.startsWith('Readiness probe failed')),
-    killedForLiveness: sum((e) => e.reason === 'Killing' && e.message.includes('liveness')),
+    livenessFailures: sum((e) => liveness(e) && !refusedBeforeListening(e)),
+    livenessRefusedBeforeListening: sum(refusedBeforeListening),
+    readinessFailures: sum(readiness),
+    killedForLiveness: sum(killed),
+    seen: events
+      .filter((e) => liveness(e) || readiness(e) || killed(e))
+      .map((e) => `${e.lastTimestamp ?? e.eventTime ?? '?'} x${e.count ?? 1} ${e.message}`),
   };
 }

@@ -44,8 +44,12 @@ export interface InClusterRestartRow {
   readonly restartCount: number;
   readonly expectedRestartCount: number;
   readonly livenessFailures: number;
+  /** Liveness probes refused before the new process answered on its probe port, not in livenessFailures. */
+  readonly livenessRefusedBeforeListening: number;
   readonly killedForLiveness: number;
   readonly readinessFailures: number;
+  /** The probe Events behind the three counts above, for a failure's message. */
+  readonly probeEvents: readonly string[];
   /** Samples of (/readyz from the node, the pod's Service endpoint) taken while the new container started. */
   readonly samples: number;
   /** Samples where /readyz answered 503 (caches not synced) — the endpoint must have been not ready in each. */
@@ -104,6 +108,7 @@ export async function restartInCluster(
 
   // Until the new container is Ready: sample its /readyz (from the node) and its Service endpoint together.
   let samples = 0;
+  let listeningAt: number | undefined;
   let notSyncedSamples = 0;
   let readyEndpointWhileNotSynced = 0;
   const pod = await waitFor(
@@ -114,6 +119,7 @@ export async function restartInCluster(
       const endpoints = await serviceEndpoints(host);
       const readyz = await podHttpStatus(host, current.ip, '/readyz');
       if (readyz !== 0) {
+        listeningAt ??= Date.now();
         samples++;
         if (readyz !== 200) {
           notSyncedSamples++;
@@ -153,13 +159,13 @@ export async function restartInCluster(
   }
   const now = (await managerPods(host)).find((p) => p.uid === pod.uid) ?? pod;
   // From the pod's creation for a new pod; for a killed container from the new container's start (the kubelet may
-  // probe the killed one once before it notices the exit). The earlier life's failures were counted by the case
-  // before it, which asserted none.
-  const probes = await probeEvents(
-    host,
-    pod.name,
-    how === 'kill-container' ? (now.containerStartedAt ?? pod.containerStartedAt) : undefined,
-  );
+  // probe the killed one once before it notices the exit, even in the second the new one starts). Refusals before
+  // the new process was first seen answering are reported apart. The earlier life's failures were counted by the
+  // case before it, which asserted none.
+  const probes = await probeEvents(host, pod.name, {
+    since: how === 'kill-container' ? (now.containerStartedAt ?? pod.containerStartedAt) : undefined,
+    listeningAt,
+  });
   return {
     pod: now,
     row: {
@@ -172,8 +178,10 @@ export async function restartInCluster(
       restartCount: now.restartCount,
       expectedRestartCount: how === 'delete-pod' ? 0 : previous.restartCount + 1,
       livenessFailures: probes.livenessFailures,
+      livenessRefusedBeforeListening: probes.livenessRefusedBeforeListening,
       killedForLiveness: probes.killedForLiveness,
       readinessFailures: probes.readinessFailures,
+      probeEvents: probes.seen,
       samples,
       notSyncedSamples,
       readyEndpointWhileNotSynced,

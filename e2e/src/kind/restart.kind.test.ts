@@ -94,8 +94,8 @@ describe.skipIf(containerTestsSkipped())(
         expect(row.directReads, JSON.stringify(row.detail)).toBe(0);
         expect(row.writesAfterRestart, JSON.stringify(row.detail)).toBe(0);
         expect(row.restartCount).toBe(row.expectedRestartCount);
-        expect(row.livenessFailures).toBe(0);
-        expect(row.killedForLiveness).toBe(0);
+        expect(row.livenessFailures, row.probeEvents.join('\n')).toBe(0);
+        expect(row.killedForLiveness, row.probeEvents.join('\n')).toBe(0);
         expect(row.samples).toBeGreaterThan(0);
         expect(row.readyEndpointWhileNotSynced).toBe(0);
         expect(row.changePropagatedMs).toBeGreaterThan(0);
@@ -139,7 +139,7 @@ describe.skipIf(containerTestsSkipped())(
         `[kind gate-start] Karmada probes, ${WORKLOADS} workloads: ready after ${Date.now() - t0} ms (rollout), restartCount ${seen.restartCount}, liveness failures ${probes.livenessFailures}, killed ${probes.killedForLiveness}\n`,
       );
       expect(seen.restartCount).toBe(0);
-      expect(probes.killedForLiveness).toBe(0);
+      expect(probes.killedForLiveness, probes.seen.join('\n')).toBe(0);
     });
   },
 );
