@@ -1,7 +1,7 @@
 // pnpm bench:restart --workloads N [--json FILE] [--members 2] [--apiserver-arg=--flag=value ...]
 //                    [--apiserver-env=NAME=value ...] [--manager-arg=--flag=value ...]
 //                    [--manager-node-arg=--v8-flag=value ...] [--cpu-prof DIR] [--cpu-request ROLE=QUANTITY ...]
-//                    [--restart STRATEGY:KIND ...]
+//                    [--restart 'STRATEGY:KIND [--node-flag ...]' ...]
 // Boots a local control plane (host + members), seeds N workloads with policies, propagates them once, then
 // restarts the manager under each strategy (block-reads, gate-start, fallback; SIGKILL), then block-reads after a
 // graceful SIGTERM and as a fail-over to a warm standby, on the same load, and writes
@@ -95,11 +95,30 @@ const allRuns: readonly (readonly [Strategy, RestartKind])[] = [
   ['block-reads', 'failover'],
 ];
 const runName = ([strategy, kind]: readonly [Strategy, RestartKind]) => `${strategy}:${kind}`;
-for (const r of values.restart)
-  if (!allRuns.some((run) => runName(run) === r))
-    throw new Error(`--restart takes one of ${allRuns.map(runName).join(', ')}, not "${r}"`);
-const selectedRuns =
-  values.restart.length === 0 ? allRuns : allRuns.filter((run) => values.restart.includes(runName(run)));
+interface Run {
+  readonly strategy: Strategy;
+  readonly kind: RestartKind;
+  /** Node flags for this row's manager only, after the run's --manager-node-arg: two variants side by side. */
+  readonly nodeArgs: readonly string[];
+}
+// `--restart 'gate-start:SIGKILL --max-semi-space-size=16'`: a row with node flags of its own. Given rows run in
+// the order given; without any, every kind of restart in allRuns' order.
+function parseRun(value: string): Run {
+  const [name = '', ...nodeArgs] = value.split(' ').filter(Boolean);
+  const run = allRuns.find((r) => runName(r) === name);
+  if (!run)
+    throw new Error(
+      `--restart takes one of ${allRuns.map(runName).join(', ')}, optionally followed by node flags, not "${value}"`,
+    );
+  for (const a of nodeArgs)
+    if (!a.startsWith('--'))
+      throw new Error(`--restart "${value}": node flags start with --, such as --max-semi-space-size=16`);
+  return { strategy: run[0], kind: run[1], nodeArgs };
+}
+const selectedRuns: readonly Run[] =
+  values.restart.length === 0
+    ? allRuns.map(([strategy, kind]) => ({ strategy, kind, nodeArgs: [] }))
+    : values.restart.map(parseRun);
 const serverSettings = [...apiserverArgs, ...values['apiserver-env']];
 const workloads = Number(values.workloads);
 const members = Number(values.members);
@@ -171,8 +190,11 @@ try {
   // steal, memory pressure and page-ins across a stall say whether the time off CPU was the manager's at all.
   const rowManagers: { readonly row: number; readonly manager: ManagerProcess }[] = [];
   const runs = selectedRuns;
-  for (const [strategy, kind] of runs) {
-    process.stderr.write(`[bench] ${kind === 'failover' ? 'fail-over' : kind} restart with ${strategy}\n`);
+  for (const { strategy, kind, nodeArgs } of runs) {
+    const flags = nodeArgs.length > 0 ? ` and node flags ${nodeArgs.join(' ')}` : '';
+    process.stderr.write(
+      `[bench] ${kind === 'failover' ? 'fail-over' : kind} restart with ${strategy}${flags}\n`,
+    );
     try {
       // The servers' speed right now: at 50k one restart in five synced its host caches 10 to 20 s later than
       // the others while the run's floor, measured once, could not say whether the servers were slower then.
@@ -184,7 +206,7 @@ try {
       process.stderr.write(`[bench] floor just before: ${floorBeforeMs ?? '–'} ms\n`);
       await noteStallUntilStopped();
       const fromUs = monotonicUs();
-      const r = await measureRestart(load, manager, strategy, kind, logDir);
+      const r = await measureRestart(load, manager, strategy, kind, logDir, nodeArgs);
       manager = r.manager;
       rows.push({ ...r.row, floorBeforeMs, machinePauses: machine.pauses(100, fromUs, monotonicUs()) });
       managerRow = rows.length - 1;
@@ -195,7 +217,9 @@ try {
       if (!(error instanceof RestartMeasurementError)) throw error;
       manager = error.manager;
       managerRow = undefined;
-      failures.push(error.message);
+      failures.push(
+        flags === '' ? error.message : `(with node flags ${nodeArgs.join(' ')}) ${error.message}`,
+      );
       process.stderr.write(`[bench] FAILED ${error.message}\n`);
     }
   }
@@ -262,10 +286,12 @@ function svgChart(rows: readonly PlainRestartRow[], n: number): string {
     ['changePropagatedMs', 'change propagated'],
   ] as const;
   const colors = ['#2b8a3e', '#1c7ed6', '#f59f00', '#7048e8', '#e8590c'];
-  const name = (r: PlainRestartRow) =>
-    r.restart === 'SIGKILL'
-      ? r.strategy
-      : `${r.strategy} (${r.restart === 'failover' ? 'fail-over' : r.restart})`;
+  const name = (r: PlainRestartRow) => {
+    const flags = r.nodeArgs && r.nodeArgs.length > 0 ? ` ${r.nodeArgs.join(' ')}` : '';
+    return r.restart === 'SIGKILL'
+      ? `${r.strategy}${flags}`
+      : `${r.strategy} (${r.restart === 'failover' ? 'fail-over' : r.restart})${flags}`;
+  };
   const max = Math.max(1, ...rows.flatMap((r) => metrics.map(([k]) => r[k]))) / 1000;
   const W = 960;
   const H = 340;

@@ -119,6 +119,17 @@ describe('restartTable', () => {
       '176 ms (worst stall since start 180 ms: on CPU 41, GC 12, off CPU 139; worse later, before it was stopped: 415 ms: on CPU 130, GC 402, off CPU 285 of which waiting for a core 280)',
     );
   });
+  it("names a row's own node flags beside its strategy, so two variants of one strategy tell apart", () => {
+    const variant = { ...row, nodeArgs: ['--max-semi-space-size=16'] };
+    const [header, , plain, flagged] = restartTable([row, variant], 6_390).split('\n');
+    const cells = (l: string | undefined) => l?.split('|').map((c) => c.trim());
+    const strategy = cells(header)?.indexOf('strategy') ?? -1;
+    expect(cells(plain)?.[strategy]).toBe('block-reads');
+    expect(cells(flagged)?.[strategy]).toBe('block-reads (`--max-semi-space-size=16`)');
+    expect(changePathList([variant]).split('\n').at(-1)).toMatch(
+      /^- block-reads \(`--max-semi-space-size=16`\) SIGKILL: /,
+    );
+  });
 });
 
 describe('changePathList', () => {

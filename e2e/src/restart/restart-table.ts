@@ -5,8 +5,14 @@ import type { RestartRow } from './scenario.js';
 
 export type PlainRestartRow = Omit<RestartRow, 'detail'>;
 
+/** The row's own node flags, after its strategy, so two rows of one strategy with different flags tell apart. */
+function strategyName(r: PlainRestartRow): string {
+  const flags = r.nodeArgs ?? [];
+  return flags.length === 0 ? r.strategy : `${r.strategy} (${flags.map((f) => `\`${f}\``).join(' ')})`;
+}
+
 function restartName(r: PlainRestartRow): string {
-  return `${r.strategy} ${r.restart === 'failover' ? 'fail-over' : r.restart}`;
+  return `${strategyName(r)} ${r.restart === 'failover' ? 'fail-over' : r.restart}`;
 }
 
 /**
@@ -62,7 +68,7 @@ export function restartTable(rows: readonly PlainRestartRow[], floorMs: number):
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.strategy} | ${r.restart === 'failover' ? 'fail-over' : r.restart} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${(r.readyzMs / Math.max(1, floorMs)).toFixed(2)}x | ${overFloorBefore(r)} | ${s(r.firstUsefulWriteMs)} | ${s(r.earlyChangePropagatedMs)} | ${s(r.firstReconcileMs)} | ${changePropagated(r, s)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB | ${Math.round(r.peakHeapBytes / 2 ** 20)} MiB | ${eventLoopBlock(r)} |`,
+        `| ${strategyName(r)} | ${r.restart === 'failover' ? 'fail-over' : r.restart} | ${r.workloads} | ${r.directReads} | ${r.writesAfterRestart} | ${s(r.livezMs)} | ${s(r.readyzMs)} | ${(r.readyzMs / Math.max(1, floorMs)).toFixed(2)}x | ${overFloorBefore(r)} | ${s(r.firstUsefulWriteMs)} | ${s(r.earlyChangePropagatedMs)} | ${s(r.firstReconcileMs)} | ${changePropagated(r, s)} | ${Math.round(r.peakRssBytes / 2 ** 20)} MiB | ${Math.round(r.peakHeapBytes / 2 ** 20)} MiB | ${eventLoopBlock(r)} |`,
     ),
   ];
   return lines.join('\n');

@@ -32,6 +32,8 @@ export interface RestartRow {
   readonly workloads: number;
   readonly directReads: number;
   readonly writesAfterRestart: number;
+  /** Node flags this row's manager had on top of the run's (the bench's `--restart 'STRATEGY:KIND --flag'`). */
+  readonly nodeArgs?: readonly string[] | undefined;
   readonly livezMs: number;
   readonly readyzMs: number;
   readonly firstReconcileMs: number;
@@ -120,7 +122,7 @@ const QPS_FLAGS = [
  * Node's default heap limit (about 4 GiB here) is below what the caches of 50k+ workloads with their bindings,
  * Works and member objects may take with garbage on top; a real install at that scale sets the same flag.
  */
-function nodeArgs(workloads: number): string[] {
+function nodeArgs(workloads: number, rowNodeArgs: readonly string[] = []): string[] {
   // WARMSTART_MANAGER_CPU_PROF=<dir>: every manager started from now on writes a V8 CPU profile there when it
   // exits gracefully (SIGTERM), to find where a restart spends its time (issue #16).
   const dir = process.env.WARMSTART_MANAGER_CPU_PROF;
@@ -128,7 +130,7 @@ function nodeArgs(workloads: number): string[] {
   // WARMSTART_MANAGER_NODE_ARGS: node flags, one per line (the bench's --manager-node-arg), to measure a V8
   // setting such as --max-semi-space-size on the same load.
   const extra = (process.env.WARMSTART_MANAGER_NODE_ARGS ?? '').split('\n').filter((a) => a !== '');
-  return [...prof, ...(workloads > 20_000 ? ['--max-old-space-size=12288'] : []), ...extra];
+  return [...prof, ...(workloads > 20_000 ? ['--max-old-space-size=12288'] : []), ...extra, ...rowNodeArgs];
 }
 
 /**
@@ -454,6 +456,7 @@ export async function measureRestart(
   strategy: Strategy,
   kind: RestartKind = 'SIGKILL',
   logDir?: string,
+  rowNodeArgs: readonly string[] = [],
 ): Promise<{ row: RestartRow; manager: ManagerProcess }> {
   // The early change's workload; the late change's is the last one.
   const earlyIndex = set.workloads - 2;
@@ -463,9 +466,14 @@ export async function measureRestart(
       kubeconfig: set.host.managerKubeconfig,
       identity,
       args: [`--cache-sync-strategy=${strategy}`, ...QPS_FLAGS, ...extraManagerArgs()],
-      nodeArgs: nodeArgs(set.workloads),
+      nodeArgs: nodeArgs(set.workloads, rowNodeArgs),
       cgroupProcs: managerCgroupProcs(),
-      logPath: logDir && join(logDir, `restart-${set.workloads}-${strategy}-${kind}.log`),
+      logPath:
+        logDir &&
+        join(
+          logDir,
+          `restart-${set.workloads}-${strategy}-${kind}${rowNodeArgs.map((a) => a.replace(/[^A-Za-z0-9=.-]/g, '_')).join('')}.log`,
+        ),
     });
   // A manager that never gets ready (it exited, e.g. after losing its Lease on a saturated machine) is a failed
   // measurement the bench reports and goes on from, like any other missed deadline.
@@ -597,6 +605,7 @@ export async function measureRestart(
     peakHeapBytes: peaks.heapBytes,
     peakEventLoopDelayMs: peaks.eventLoopDelayMs,
     eventLoopStall: peaks.eventLoopStall,
+    ...(rowNodeArgs.length > 0 ? { nodeArgs: rowNodeArgs } : {}),
   });
   return { row, manager };
 }
