@@ -7,11 +7,14 @@
 // graceful SIGTERM and as a fail-over to a warm standby, on the same load, and writes
 // results JSON, a markdown table and an SVG chart under e2e/results/.
 import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { adminRequest } from '../src/cluster/admin-client.js';
 import { CpuRequestGroups, parseCpuRequests } from '../src/cluster/cpu-requests.js';
 import { LocalProvider } from '../src/cluster/local-provider.js';
+import { adminIdentity } from '../src/karmada/join.js';
 import type { ManagerProcess } from '../src/manager/manager-process.js';
 import { readEventLoopStall, stallsInLog } from '../src/restart/event-loop-stall.js';
 import { firstPropagationSummary, firstPropagationTable } from '../src/restart/first-propagation.js';
@@ -21,6 +24,7 @@ import {
   longStallList,
   type PlainRestartRow,
   restartTable,
+  serverLoadList,
 } from '../src/restart/restart-table.js';
 import {
   measureRestart,
@@ -31,6 +35,7 @@ import {
   type RestartRow,
   type Strategy,
 } from '../src/restart/scenario.js';
+import { describeServerLoad, measureServers } from '../src/restart/server-load.js';
 import { cachedResources, floorMs, floorNote, pagedListFloorMs, readinessFloor } from './readiness-floor.js';
 
 const { values } = parseArgs({
@@ -168,8 +173,22 @@ try {
   // The floor stands in for the manager: with CPU requests it runs with the manager's share.
   const asManager = <T>(fn: () => Promise<T>): Promise<T> =>
     cpuGroups ? cpuGroups.within('manager', fn) : fn();
-  const floor = await asManager(() => readinessFloor(targets));
+  // The host's API server and etcd while each floor is measured: a floor that moves says why (server-load.ts).
+  const apiserver = {
+    pid: host!.apiserver().pid,
+    metrics: async (): Promise<string | undefined> => {
+      const res = await adminRequest(adminIdentity(host!), 'GET', '/metrics').catch(() => undefined);
+      return res?.status === 200 ? res.body : undefined;
+    },
+  };
+  const measured = <T>(fn: () => Promise<T>) => measureServers(apiserver, { etcd: set.etcd.pid }, fn);
+  const { result: floor, load: runFloorLoad } = await measured(() =>
+    asManager(() => readinessFloor(targets)),
+  );
   process.stderr.write(`[bench] readiness floor: ${JSON.stringify(floor)}\n`);
+  process.stderr.write(
+    `[bench] servers meanwhile: ${describeServerLoad(runFloorLoad, availableParallelism())}\n`,
+  );
   const rows: RestartRow[] = [];
   const failures: string[] = [];
   // The row whose manager is running now: its stall gauge is read once more just before it is stopped, since a
@@ -199,16 +218,25 @@ try {
       // The servers' speed right now: at 50k one restart in five synced its host caches 10 to 20 s later than
       // the others while the run's floor, measured once, could not say whether the servers were slower then.
       // A floor that fails costs its column, never the hour of propagation before it.
-      const floorBeforeMs = await asManager(() => pagedListFloorMs(targets)).catch((error: unknown) => {
-        process.stderr.write(`[bench] floor just before not measured: ${String(error)}\n`);
-        return undefined;
-      });
-      process.stderr.write(`[bench] floor just before: ${floorBeforeMs ?? '–'} ms\n`);
+      const { result: floorBeforeMs, load: serversDuringFloorBefore } = await measured(() =>
+        asManager(() => pagedListFloorMs(targets)).catch((error: unknown) => {
+          process.stderr.write(`[bench] floor just before not measured: ${String(error)}\n`);
+          return undefined;
+        }),
+      );
+      process.stderr.write(
+        `[bench] floor just before: ${floorBeforeMs ?? '–'} ms; servers meanwhile: ${describeServerLoad(serversDuringFloorBefore, availableParallelism())}\n`,
+      );
       await noteStallUntilStopped();
       const fromUs = monotonicUs();
       const r = await measureRestart(load, manager, strategy, kind, logDir, nodeArgs);
       manager = r.manager;
-      rows.push({ ...r.row, floorBeforeMs, machinePauses: machine.pauses(100, fromUs, monotonicUs()) });
+      rows.push({
+        ...r.row,
+        floorBeforeMs,
+        serversDuringFloorBefore,
+        machinePauses: machine.pauses(100, fromUs, monotonicUs()),
+      });
       managerRow = rows.length - 1;
       rowManagers.push({ row: managerRow, manager });
       process.stderr.write(`[bench] ${JSON.stringify(r.row)}\n`);
@@ -257,10 +285,11 @@ try {
   await writeFile(`${base}-first-propagation.json`, `${JSON.stringify(first.firstPropagation, null, 2)}\n`);
   const table = restartTable(plain, floorMs(floor));
   const stallList = longStallList(plain);
+  const serverList = serverLoadList(plain, availableParallelism(), runFloorLoad);
   process.stderr.write(`[bench] ${stallList}\n`);
   await writeFile(
     `${base}.md`,
-    `${table}\n\n${floorNote(floor)}\n\n${changePathList(plain)}\n\n${stallList}\n\nFirst propagation (until every queue drained; CPU as a share of the machine, with CPU seconds):\n\n${propagationSummary}\n\n${propagationPauses}\n\nIts host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerArgs.length > 0 ? ` Manager flags added: ${managerArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerNodeArgs.length > 0 ? ` Node flags added to the manager: ${managerNodeArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}${cpuGroups ? ` CPU requests, as a kubelet weights them: ${cpuGroups.describe()}; each API server and controller manager in a group of its own, the managers (leader and standby) sharing one, every other process at the default weight.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
+    `${table}\n\n${floorNote(floor)}\n\n${serverList}\n\n${changePathList(plain)}\n\n${stallList}\n\nFirst propagation (until every queue drained; CPU as a share of the machine, with CPU seconds):\n\n${propagationSummary}\n\n${propagationPauses}\n\nIts host writes by the manager:\n\n${propagationTable}\n\n${workloads} Deployments over ${load.namespaces} namespaces, ${members} member cluster(s).${serverSettings.length > 0 ? ` kube-apiserver settings added: ${serverSettings.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerArgs.length > 0 ? ` Manager flags added: ${managerArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}${managerNodeArgs.length > 0 ? ` Node flags added to the manager: ${managerNodeArgs.map((a) => `\`${a}\``).join(' ')}.` : ''}${cpuGroups ? ` CPU requests, as a kubelet weights them: ${cpuGroups.describe()}; each API server and controller manager in a group of its own, the managers (leader and standby) sharing one, every other process at the default weight.` : ''}\n${failures.map((f) => `\nNot measured: ${f.split('\n')[0]}\n`).join('')}`,
   );
   if (failures.length > 0) await writeFile(`${base}.failures.txt`, `${failures.join('\n\n')}\n`);
   await writeFile(`${base}.svg`, svgChart(plain, workloads));

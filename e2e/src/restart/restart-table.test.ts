@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { changePathList, longStallList, type PlainRestartRow, restartTable } from './restart-table.js';
+import {
+  changePathList,
+  longStallList,
+  type PlainRestartRow,
+  restartTable,
+  serverLoadList,
+} from './restart-table.js';
 
 const row: PlainRestartRow = {
   strategy: 'block-reads',
@@ -178,5 +184,25 @@ describe('longStallList', () => {
     // A row the bench did not look at is left out; no row looked at, no section.
     expect(list).toHaveLength(4);
     expect(longStallList([row])).toBe('');
+  });
+});
+
+describe('serverLoadList', () => {
+  it("gives the servers during the run's floor and during each floor just before a restart", () => {
+    const load = {
+      durationMs: 178_300,
+      cpuSeconds: { 'kube-apiserver': 200, etcd: 20 },
+      rssBytes: { 'kube-apiserver': 6 * 2 ** 30 },
+    };
+    const list = serverLoadList(
+      [row, { ...row, strategy: 'gate-start', serversDuringFloorBefore: { ...load, durationMs: 359_900 } }],
+      2,
+      load,
+    ).split('\n');
+    expect(list.slice(2)).toEqual([
+      "- the run's floor (178.3 s): kube-apiserver 200.0 CPU-s (56% of 2 cores), RSS 6.00 GiB; etcd 20.0 CPU-s (6% of 2 cores)",
+      '- just before gate-start SIGKILL (359.9 s): kube-apiserver 200.0 CPU-s (28% of 2 cores), RSS 6.00 GiB; etcd 20.0 CPU-s (3% of 2 cores)',
+    ]);
+    expect(serverLoadList([row], 2)).toBe('');
   });
 });

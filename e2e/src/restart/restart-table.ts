@@ -2,6 +2,7 @@
 import type { EventLoopStallSplit } from './event-loop-stall.js';
 import { describeMachineDuring, describeMachinePauses } from './machine-pressure.js';
 import type { RestartRow } from './scenario.js';
+import { describeServerLoad, type ServerLoad } from './server-load.js';
 
 export type PlainRestartRow = Omit<RestartRow, 'detail'>;
 
@@ -117,5 +118,30 @@ export function longStallList(rows: readonly PlainRestartRow[]): string {
       });
       return `- ${restartName(r)}: ${one.join('; ')}${paused(r)}`;
     }),
+  ].join('\n');
+}
+
+/**
+ * What the host's API server and etcd did during each floor measured just before a restart, after `runFloor`
+ * (the run's own floor, measured once after the first propagation), so a floor that doubled says why.
+ */
+export function serverLoadList(
+  rows: readonly PlainRestartRow[],
+  cpus: number,
+  runFloor?: ServerLoad,
+): string {
+  const looked = rows.filter((r) => r.serversDuringFloorBefore !== undefined);
+  if (looked.length === 0 && runFloor === undefined) return '';
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return [
+    "The servers while each floor was measured (CPU from /proc over the floor's time, resident set and the API server's Go heap at its end, the API server's garbage collections meanwhile from its /metrics):",
+    '',
+    ...(runFloor === undefined
+      ? []
+      : [`- the run's floor (${s(runFloor.durationMs)}): ${describeServerLoad(runFloor, cpus)}`]),
+    ...looked.map(
+      (r) =>
+        `- just before ${restartName(r)} (${s(r.serversDuringFloorBefore!.durationMs)}): ${describeServerLoad(r.serversDuringFloorBefore!, cpus)}`,
+    ),
   ].join('\n');
 }

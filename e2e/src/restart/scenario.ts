@@ -17,6 +17,7 @@ import type { MachineDuring, MachinePause } from './machine-pressure.js';
 import { createPolicies } from './policies.js';
 import { cpuMeter } from './process-cpu.js';
 import { changeReplicas, type ReplicaChange, waitInEveryMember } from './replica-change.js';
+import type { ServerLoad } from './server-load.js';
 
 export type Strategy = 'block-reads' | 'gate-start' | 'fallback';
 
@@ -92,6 +93,8 @@ export interface RestartRow {
    * restart (the restart bench measures it; the CI test does not). Absent from rows measured without it.
    */
   readonly floorBeforeMs?: number | undefined;
+  /** What the host's API server and etcd did while that floor was measured (bench/README.md). */
+  readonly serversDuringFloorBefore?: ServerLoad | undefined;
   /** Verb + resource of every direct read and write seen (for the report). */
   readonly detail: Readonly<Record<string, number>>;
 }
