@@ -30,23 +30,24 @@ describe('cpuShare', () => {
 describe('cpuMeter', () => {
   it("counts a running process's CPU and, for the replaced child, the CPU of children that exited meanwhile", () => {
     const meter = cpuMeter({ self: process.pid });
-    // A child that spins for 300 ms of its own CPU time, then exits and is waited for.
+    // A child that spins for 120 ms of its own CPU time, then exits and is waited for. Small amounts: on a machine
+    // whose cores are taken (CI beside a benchmark) CPU time comes slowly, and spawnSync holds the test's timer.
     const child = spawnSync(process.execPath, [
       '-e',
-      'const t = process.cpuUsage(); while (process.cpuUsage(t).user < 300_000);',
+      'const t = process.cpuUsage(); while (process.cpuUsage(t).user < 120_000);',
     ]);
     expect(child.status).toBe(0);
-    // And this process spins for 200 ms of CPU.
+    // And this process spins for 80 ms of CPU.
     const t = process.cpuUsage();
-    while (process.cpuUsage(t).user < 200_000);
+    while (process.cpuUsage(t).user < 80_000);
     // The child named here is gone (pid 0 is never a process): only the reaped children's CPU counts for it.
     const { seconds, share, cpus } = meter.stop({ name: 'manager', pid: 0 });
     // With no child exiting in between, nothing.
     expect(cpuMeter({}).stop({ name: 'manager', pid: 0 }).seconds.manager).toBe(0);
-    expect(seconds.self).toBeGreaterThanOrEqual(0.15);
-    expect(seconds.manager).toBeGreaterThanOrEqual(0.25);
+    expect(seconds.self).toBeGreaterThanOrEqual(0.06);
+    expect(seconds.manager).toBeGreaterThanOrEqual(0.1);
     expect(cpus).toBeGreaterThan(0);
     expect(share.self).toBeGreaterThan(0);
     expect(share.self).toBeLessThanOrEqual(1);
-  });
+  }, 30_000);
 });
