@@ -28,6 +28,7 @@ describe('heapFillTable', () => {
       '41.3 s',
       'none of 100 ms or more',
       '0 / 0 / 0',
+      '0 / 0 / 0',
       'none',
       '5.8 s',
       '2200 MiB',
@@ -36,7 +37,7 @@ describe('heapFillTable', () => {
     ]);
   });
 
-  it('gives the worst stall with its phase and split, counts those of 200 ms or more per phase, and lists full GCs', () => {
+  it('gives the worst stall with its phase and split, counts those of 100 and of 200 ms or more per phase, and lists full GCs', () => {
     const row = cells(
       heapFillTable([
         {
@@ -54,7 +55,8 @@ describe('heapFillTable', () => {
       ]),
     );
     expect(row?.[4]).toBe('488 ms in fill at 12.5 s (on CPU 120, GC 110, waiting for a core 350)');
-    expect(row?.[5]).toBe('1 / 0 / 1');
-    expect(row?.[6]).toBe('fill 12.4 s: 110 ms; quiet 171 s: 212 ms');
+    expect(row?.[5]).toBe('2 / 0 / 1');
+    expect(row?.[6]).toBe('1 / 0 / 1');
+    expect(row?.[7]).toBe('fill 12.4 s: 110 ms; quiet 171 s: 212 ms');
   });
 });

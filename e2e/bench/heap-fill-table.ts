@@ -15,9 +15,9 @@ function worstStall(r: HeapFillResult): string {
   return `${worst.gapMs} ms in ${worst.phase} at ${worst.atS} s (${split}${queue})`;
 }
 
-/** Stalls of 200 ms or more per phase, e.g. `3 / 0 / 1`. */
-function over200(r: HeapFillResult): string {
-  return PHASES.map((p) => r.stalls.filter((s) => s.phase === p && s.gapMs >= 200).length).join(' / ');
+/** Stalls of `ms` or more per phase, e.g. `3 / 0 / 1`. */
+function atLeast(r: HeapFillResult, ms: number): string {
+  return PHASES.map((p) => r.stalls.filter((s) => s.phase === p && s.gapMs >= ms).length).join(' / ');
 }
 
 function majorGcs(r: HeapFillResult): string {
@@ -28,11 +28,11 @@ function majorGcs(r: HeapFillResult): string {
 export function heapFillTable(results: readonly HeapFillResult[]): string {
   const mib = (b: number) => `${Math.round(b / 2 ** 20)} MiB`;
   return [
-    '| Node flags | objects | fill | worst stall | stalls ≥ 200 ms (fill / churn / quiet) | full GCs (phase, s since start: pause) | GC pauses in all | heap after | peak RSS |',
-    '|---|---:|---:|---|---:|---|---:|---:|---:|',
+    '| Node flags | objects | fill | worst stall | stalls ≥ 100 ms (fill / churn / quiet) | of them ≥ 200 ms | full GCs (phase, s since start: pause) | GC pauses in all | heap after | peak RSS |',
+    '|---|---:|---:|---|---:|---:|---|---:|---:|---:|',
     ...results.map(
       (r) =>
-        `| ${r.nodeFlags.map((f) => `\`${f}\``).join(' ')} | ${r.objects} | ${r.fillS.toFixed(1)} s | ${worstStall(r)} | ${over200(r)} | ${majorGcs(r)} | ${(r.gcPauseSumMs / 1000).toFixed(1)} s | ${mib(r.heapUsedBytes)} | ${mib(r.rssPeakBytes)} |`,
+        `| ${r.nodeFlags.map((f) => `\`${f}\``).join(' ')} | ${r.objects} | ${r.fillS.toFixed(1)} s | ${worstStall(r)} | ${atLeast(r, 100)} | ${atLeast(r, 200)} | ${majorGcs(r)} | ${(r.gcPauseSumMs / 1000).toFixed(1)} s | ${mib(r.heapUsedBytes)} | ${mib(r.rssPeakBytes)} |`,
     ),
   ].join('\n');
 }
