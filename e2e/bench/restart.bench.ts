@@ -246,7 +246,7 @@ try {
       manager = error.manager;
       managerRow = undefined;
       failures.push(
-        flags === '' ? error.message : `(with node flags ${nodeArgs.join(' ')}) ${error.message}`,
+        nodeArgs.length === 0 ? error.message : `(with node flags ${nodeArgs.join(' ')}) ${error.message}`,
       );
       process.stderr.write(`[bench] FAILED ${error.message}\n`);
     }

@@ -58,7 +58,7 @@ export function cpuShare(cpuSeconds: number, durationMs: number, cpus: number): 
 }
 
 /** To the clock tick: subtracting tick counts in seconds leaves float dust (12.340000000000003). */
-function round(seconds: number): number {
+export function roundToTick(seconds: number): number {
   return Math.round(seconds * TICKS_PER_SECOND) / TICKS_PER_SECOND;
 }
 
@@ -90,10 +90,10 @@ export function cpuMeter(running: Readonly<Record<string, number>>): {
       for (const [name, pid] of Object.entries(running)) {
         const start = before.get(name);
         const end = readProcessCpu(pid);
-        if (start && end) seconds[name] = round(end.ownSeconds - start.ownSeconds);
+        if (start && end) seconds[name] = roundToTick(end.ownSeconds - start.ownSeconds);
       }
       const reaped = (readProcessCpu('self')?.reapedChildrenSeconds ?? 0) - reapedBefore;
-      seconds[child.name] = round((readProcessCpu(child.pid)?.ownSeconds ?? 0) + reaped);
+      seconds[child.name] = roundToTick((readProcessCpu(child.pid)?.ownSeconds ?? 0) + reaped);
       const cpus = availableParallelism();
       const share = Object.fromEntries(
         // Four decimals: a hundredth of a percent is finer than the clock ticks the seconds come in.

@@ -4,7 +4,7 @@
 // etcd. CPU and resident set come from /proc; the API server's Go heap and GC count from its /metrics.
 import { metricValue } from '../manager/manager-process.js';
 import { rssBytes } from '../soak/rss.js';
-import { readProcessCpu } from './process-cpu.js';
+import { cpuShare, readProcessCpu, roundToTick } from './process-cpu.js';
 
 /** The name the API server's figures go under in a ServerLoad. */
 export const APISERVER = 'kube-apiserver';
@@ -40,21 +40,19 @@ export async function measureServers<T>(
   fn: () => Promise<T>,
 ): Promise<{ readonly result: T; readonly load: ServerLoad }> {
   const servers: Record<string, number> = { [APISERVER]: apiserver.pid, ...others };
-  const apiserverMetrics = apiserver.metrics;
   const startedAt = Date.now();
   const cpuBefore = Object.entries(servers).map(([name, pid]) => [name, readProcessCpu(pid)] as const);
-  const gcsBefore = sample(await apiserverMetrics(), 'go_gc_duration_seconds_count');
+  const gcsBefore = sample(await apiserver.metrics(), 'go_gc_duration_seconds_count');
   const result = await fn();
   const durationMs = Date.now() - startedAt;
-  const metricsAfter = await apiserverMetrics();
+  const metricsAfter = await apiserver.metrics();
   const gcsAfter = sample(metricsAfter, 'go_gc_duration_seconds_count');
   const cpuSeconds: Record<string, number> = {};
   const rss: Record<string, number> = {};
   for (const [name, before] of cpuBefore) {
     const pid = servers[name]!;
     const after = readProcessCpu(pid);
-    // Whole clock ticks: subtracting seconds leaves float dust.
-    if (before && after) cpuSeconds[name] = Math.round((after.ownSeconds - before.ownSeconds) * 100) / 100;
+    if (before && after) cpuSeconds[name] = roundToTick(after.ownSeconds - before.ownSeconds);
     const bytes = rssBytes(pid);
     if (bytes !== undefined) rss[name] = bytes;
   }
@@ -79,7 +77,7 @@ export function describeServerLoad(load: ServerLoad, cpus: number): string {
       const parts: string[] = [];
       const cpu = load.cpuSeconds[name];
       if (cpu !== undefined) {
-        const share = load.durationMs > 0 ? cpu / ((load.durationMs / 1000) * cpus) : 0;
+        const share = cpuShare(cpu, load.durationMs, cpus);
         parts.push(`${cpu.toFixed(1)} CPU-s (${Math.round(share * 100)}% of ${cpus} cores)`);
       }
       const rss = load.rssBytes[name];
