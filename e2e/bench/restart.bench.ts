@@ -148,10 +148,27 @@ try {
   await mkdir(logDir, { recursive: true });
   // The CPU the host's API server and etcd (shared by every API server here) took meanwhile, and the manager's.
   const propagationFromUs = monotonicUs();
-  const first = await propagateOnce(load, 'block-reads', Math.max(3_600_000, workloads * 200), logDir, {
+  // Every other process of the control plane too: the members' API servers apply the Works, and each cluster's
+  // kube-controller-manager (garbage collector) watches everything the manager writes.
+  const controlPlane: Record<string, number> = {
     'host kube-apiserver': host!.apiserver().pid,
     etcd: set.etcd.pid,
-  });
+  };
+  const hostKcm = host!.controllerManager();
+  if (hostKcm) controlPlane['host kube-controller-manager'] = hostKcm.pid;
+  for (const member of rest) {
+    const label = rest.length === 1 ? 'member' : member.name;
+    controlPlane[`${label} kube-apiserver`] = member.apiserver().pid;
+    const kcm = member.controllerManager();
+    if (kcm) controlPlane[`${label} kube-controller-manager`] = kcm.pid;
+  }
+  const first = await propagateOnce(
+    load,
+    'block-reads',
+    Math.max(3_600_000, workloads * 200),
+    logDir,
+    controlPlane,
+  );
   let manager = first.manager;
   // A manager that lost its Lease during the first propagation (the bench starts another) most often did so across
   // a VM pause: on resume the wall clock, which its renew deadline is measured on, had jumped past it.

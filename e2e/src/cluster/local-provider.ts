@@ -66,6 +66,8 @@ export interface LocalProviderOptions extends EnsureBinariesOptions {
 /** A running kube-apiserver of a local set, with what a fault test needs to restart or pause it. */
 export interface LocalCluster extends ClusterInfo {
   readonly apiserver: () => ManagedProcess;
+  /** Its kube-controller-manager (garbage collector and namespace controllers), unless the set was made without. */
+  readonly controllerManager: () => ManagedProcess | undefined;
   /** Stops and starts this cluster's kube-apiserver with the same flags (watch-continuity tests). */
   restartApiserver(options?: { readonly graceMs?: number }): Promise<void>;
 }
@@ -284,8 +286,9 @@ export class LocalProvider implements ClusterProvider {
               `binding the manager user to cluster-admin on ${name} failed: ${res.status} ${res.body}`,
             );
         }
+        let kcmProc: ManagedProcess | undefined;
         if (options.controllerManager ?? true) {
-          const kcmProc = await spawnIn(
+          kcmProc = await spawnIn(
             'kube-controller-manager',
             {
               name: `kube-controller-manager-${name}`,
@@ -318,6 +321,7 @@ export class LocalProvider implements ClusterProvider {
           auditLogPath,
           caPath: ca.cert,
           apiserver: () => apiserver!,
+          controllerManager: () => kcmProc,
           restartApiserver: async ({ graceMs } = {}) => {
             await apiserver!.stop(graceMs);
             await startApiserver();

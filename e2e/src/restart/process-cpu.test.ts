@@ -1,6 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { cpuMeter, cpuShare, ProcStatFormatError, parseProcStat } from './process-cpu.js';
+import {
+  cpuMeter,
+  cpuShare,
+  EVERY_PROCESS,
+  ProcStatFormatError,
+  parseMachineBusySeconds,
+  parseProcStat,
+} from './process-cpu.js';
 
 // /proc/<pid>/stat of a process whose command name holds spaces and parentheses; utime 1234, stime 566,
 // cutime 300, cstime 100 (fields 14 to 17, in 1/100 s).
@@ -49,5 +56,22 @@ describe('cpuMeter', () => {
     expect(cpus).toBeGreaterThan(0);
     expect(share.self).toBeGreaterThan(0);
     expect(share.self).toBeLessThanOrEqual(1);
+    // The machine was at least as busy as this process and its child together.
+    expect(seconds[EVERY_PROCESS]).toBeGreaterThanOrEqual(0.15);
   }, 30_000);
+});
+
+describe('parseMachineBusySeconds', () => {
+  it('adds user, nice, system, irq and softirq, leaving idle, iowait and steal out', () => {
+    // user 100, nice 20, system 30, idle 5000, iowait 400, irq 5, softirq 15, steal 70 (ticks of 10 ms).
+    expect(
+      parseMachineBusySeconds('cpu  100 20 30 5000 400 5 15 70 0 0\ncpu0 50 10 15 2500 200 2 7 35 0 0\n'),
+    ).toBe(1.7);
+  });
+
+  it('refuses a text whose first line is not the aggregate cpu line', () => {
+    expect(parseMachineBusySeconds('cpu0 1 2 3 4 5 6 7 8\n')).toBeUndefined();
+    expect(parseMachineBusySeconds('cpu  1 2 3\n')).toBeUndefined();
+    expect(parseMachineBusySeconds('cpu  1 2 x 4 5 6 7 8\n')).toBeUndefined();
+  });
 });

@@ -62,10 +62,37 @@ export function roundToTick(seconds: number): number {
   return Math.round(seconds * TICKS_PER_SECOND) / TICKS_PER_SECOND;
 }
 
+/**
+ * CPU seconds every process on the machine spent (user, nice, system, irq, softirq: not idle, iowait or steal),
+ * from the aggregate "cpu" line of /proc/stat's text; undefined when there is no such line.
+ */
+export function parseMachineBusySeconds(text: string): number | undefined {
+  const fields = (text.split('\n', 1)[0] ?? '').trim().split(/\s+/);
+  // cpu user nice system idle iowait irq softirq steal ...
+  if (fields[0] !== 'cpu' || fields.length < 8) return undefined;
+  const ticks = [1, 2, 3, 6, 7].map((i) => Number(fields[i]));
+  if (!ticks.every((t) => Number.isInteger(t) && t >= 0)) return undefined;
+  return ticks.reduce((a, b) => a + b, 0) / TICKS_PER_SECOND;
+}
+
+function readMachineBusySeconds(): number | undefined {
+  try {
+    return parseMachineBusySeconds(readFileSync('/proc/stat', 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What cpuMeter names the whole machine's busy time, beside the processes it was given. */
+export const EVERY_PROCESS = 'every process';
+
 export interface CpuUse {
   /** The machine's cores (os.availableParallelism()) the shares divide by. */
   readonly cpus: number;
-  /** CPU seconds each process used in the interval, by name. */
+  /**
+   * CPU seconds each process used in the interval, by name, and under EVERY_PROCESS the machine's busy time (all
+   * processes, measured or not, the kernel's interrupts included), so what the named ones leave is visible.
+   */
   readonly seconds: Readonly<Record<string, number>>;
   /** Each one's share of the machine over the interval: seconds / (interval × cpus). */
   readonly share: Readonly<Record<string, number>>;
@@ -83,6 +110,7 @@ export function cpuMeter(running: Readonly<Record<string, number>>): {
   const startedAt = Date.now();
   const before = new Map(Object.entries(running).map(([name, pid]) => [name, readProcessCpu(pid)]));
   const reapedBefore = readProcessCpu('self')?.reapedChildrenSeconds ?? 0;
+  const busyBefore = readMachineBusySeconds();
   return {
     stop: (child) => {
       const durationMs = Date.now() - startedAt;
@@ -94,6 +122,9 @@ export function cpuMeter(running: Readonly<Record<string, number>>): {
       }
       const reaped = (readProcessCpu('self')?.reapedChildrenSeconds ?? 0) - reapedBefore;
       seconds[child.name] = roundToTick((readProcessCpu(child.pid)?.ownSeconds ?? 0) + reaped);
+      const busyAfter = readMachineBusySeconds();
+      if (busyBefore !== undefined && busyAfter !== undefined)
+        seconds[EVERY_PROCESS] = roundToTick(busyAfter - busyBefore);
       const cpus = availableParallelism();
       const share = Object.fromEntries(
         // Four decimals: a hundredth of a percent is finer than the clock ticks the seconds come in.
