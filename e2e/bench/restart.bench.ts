@@ -13,9 +13,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { adminRequest } from '../src/cluster/admin-client.js';
 import { CpuRequestGroups, parseCpuRequests } from '../src/cluster/cpu-requests.js';
-import { LocalProvider } from '../src/cluster/local-provider.js';
+import { type LocalCluster, LocalProvider } from '../src/cluster/local-provider.js';
+import { waitFor } from '../src/cluster/wait.js';
 import { adminIdentity } from '../src/karmada/join.js';
 import type { ManagerProcess } from '../src/manager/manager-process.js';
+import { fetchCpuProfile } from '../src/restart/apiserver-profile.js';
 import { readEventLoopStall, stallsInLog } from '../src/restart/event-loop-stall.js';
 import { firstPropagationSummary, firstPropagationTable } from '../src/restart/first-propagation.js';
 import { describeMachinePauses, MachineSampler, monotonicUs } from '../src/restart/machine-pressure.js';
@@ -27,6 +29,7 @@ import {
   serverLoadList,
 } from '../src/restart/restart-table.js';
 import {
+  countObjects,
   measureRestart,
   prepareLoad,
   propagateOnce,
@@ -61,9 +64,15 @@ const { values } = parseArgs({
     // Only these rows (e.g. block-reads:SIGKILL), in the table's order: a profiling run need not pay 35 minutes
     // of rows it does not look at. Every row without it.
     restart: { type: 'string', multiple: true, default: [] },
+    // A Go CPU profile of the host kube-apiserver (started with --profiling=true for it) written to this file: 60 s of
+    // the first propagation, from when a fifth of the bindings exist.
+    'apiserver-cpu-profile': { type: 'string' },
   },
 });
-const apiserverArgs = values['apiserver-arg'];
+const profileFile = values['apiserver-cpu-profile'];
+const PROFILE_SECONDS = 60;
+// pflag keeps the last value of a flag: this one overrides the provider's --profiling=false.
+const apiserverArgs = [...values['apiserver-arg'], ...(profileFile ? ['--profiling=true'] : [])];
 for (const a of apiserverArgs)
   if (!a.startsWith('--'))
     throw new Error(
@@ -162,13 +171,15 @@ try {
     const kcm = member.controllerManager();
     if (kcm) controlPlane[`${label} kube-controller-manager`] = kcm.pid;
   }
-  const first = await propagateOnce(
-    load,
-    'block-reads',
-    Math.max(3_600_000, workloads * 200),
-    logDir,
-    controlPlane,
+  const propagationTimeoutMs = Math.max(3_600_000, workloads * 200);
+  const propagated = new AbortController();
+  const profiling = profileFile
+    ? profileFirstPropagation(host!, profileFile, propagationTimeoutMs, propagated.signal)
+    : undefined;
+  const first = await propagateOnce(load, 'block-reads', propagationTimeoutMs, logDir, controlPlane).finally(
+    () => propagated.abort(),
   );
+  if (profiling) process.stderr.write(`[bench] ${await profiling}\n`);
   let manager = first.manager;
   // A manager that lost its Lease during the first propagation (the bench starts another) most often did so across
   // a VM pause: on resume the wall clock, which its renew deadline is measured on, had jumped past it.
@@ -365,4 +376,29 @@ ${bars.join('\n')}
 ${legend.join('\n')}
 </svg>
 `;
+}
+
+/** Waits for a fifth of the bindings, then profiles the host API server; says what it wrote, or why nothing. */
+async function profileFirstPropagation(
+  host: LocalCluster,
+  file: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<string> {
+  try {
+    const from = await waitFor(
+      `${Math.ceil(workloads / 5)} bindings, to start the host kube-apiserver's CPU profile`,
+      async () => {
+        const n = await countObjects(host, '/apis/work.karmada.io/v1alpha2/resourcebindings');
+        return n >= workloads / 5 && n;
+      },
+      { timeoutMs, intervalMs: 1000, signal },
+    );
+    await fetchCpuProfile(adminIdentity(host), PROFILE_SECONDS, file, signal);
+    return `host kube-apiserver CPU profile, ${PROFILE_SECONDS} s from ${from} of ${workloads} bindings: ${file} (go tool pprof -top -cum ${file})`;
+  } catch (error) {
+    if (signal.aborted)
+      return `no host kube-apiserver CPU profile: the first propagation ended before its ${PROFILE_SECONDS} s window did`;
+    return `no host kube-apiserver CPU profile: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }

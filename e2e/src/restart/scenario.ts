@@ -198,7 +198,8 @@ export async function prepareLoad(
   return { host, members, workloads, namespaces };
 }
 
-async function countObjects(host: ClusterInfo, path: string): Promise<number> {
+/** How many objects a LIST of `path` on the host holds (one item asked for, the rest from remainingItemCount). */
+export async function countObjects(host: ClusterInfo, path: string): Promise<number> {
   const res = await adminRequest(adminIdentity(host), 'GET', `${path}?limit=1`);
   const body = JSON.parse(res.body) as { items?: unknown[]; metadata?: { remainingItemCount?: number } };
   return (body.items?.length ?? 0) + (body.metadata?.remainingItemCount ?? 0);
