@@ -1,7 +1,7 @@
 // pnpm bench:restart --workloads N [--json FILE] [--members 2] [--apiserver-arg=--flag=value ...]
 //                    [--apiserver-env=NAME=value ...] [--manager-arg=--flag=value ...]
 //                    [--manager-node-arg=--v8-flag=value ...] [--cpu-prof DIR] [--cpu-request ROLE=QUANTITY ...]
-//                    [--restart 'STRATEGY:KIND [--node-flag ...]' ...]
+//                    [--restart 'STRATEGY:KIND [--node-flag ...]' ...] [--apiserver-cpu-profile FILE]
 // Boots a local control plane (host + members), seeds N workloads with policies, propagates them once, then
 // restarts the manager under each strategy (block-reads, gate-start, fallback; SIGKILL), then block-reads after a
 // graceful SIGTERM and as a fail-over to a warm standby, on the same load, and writes
