@@ -22,6 +22,12 @@ import { readEventLoopStall, stallsInLog } from '../src/restart/event-loop-stall
 import { firstPropagationSummary, firstPropagationTable } from '../src/restart/first-propagation.js';
 import { describeMachinePauses, MachineSampler, monotonicUs } from '../src/restart/machine-pressure.js';
 import {
+  describeRelists,
+  type RelistCount,
+  relistCounts,
+  relistsBetween,
+} from '../src/restart/manager-relists.js';
+import {
   changePathList,
   longStallList,
   type PlainRestartRow,
@@ -210,12 +216,23 @@ try {
     },
   };
   const measured = <T>(fn: () => Promise<T>) => measureServers(apiserver, { etcd: set.etcd.pid }, fn);
-  const { result: floor, load: runFloorLoad } = await measured(() =>
-    asManager(() => readinessFloor(targets)),
-  );
+  // What the idle manager relisted while a floor was measured: a relist of 100k objects shares the API server with
+  // the floor (manager-relists.ts). Undefined where its metrics could not be read.
+  const relistsNow = (): Promise<RelistCount[] | undefined> =>
+    manager.metrics().then(relistCounts, () => undefined);
+  const relistsDuring = async <T>(fn: () => Promise<T>) => {
+    const before = await relistsNow();
+    const result = await fn();
+    const after = await relistsNow();
+    return { result, relists: before && after ? relistsBetween(before, after) : undefined };
+  };
+  const {
+    result: { result: floor, load: runFloorLoad },
+    relists: runFloorRelists,
+  } = await relistsDuring(() => measured(() => asManager(() => readinessFloor(targets))));
   process.stderr.write(`[bench] readiness floor: ${JSON.stringify(floor)}\n`);
   process.stderr.write(
-    `[bench] servers meanwhile: ${describeServerLoad(runFloorLoad, availableParallelism())}\n`,
+    `[bench] servers meanwhile: ${describeServerLoad(runFloorLoad, availableParallelism())}; the idle manager relisted: ${describeRelists(runFloorRelists)}\n`,
   );
   const rows: RestartRow[] = [];
   const failures: string[] = [];
@@ -246,14 +263,19 @@ try {
       // The servers' speed right now: at 50k one restart in five synced its host caches 10 to 20 s later than
       // the others while the run's floor, measured once, could not say whether the servers were slower then.
       // A floor that fails costs its column, never the hour of propagation before it.
-      const { result: floorBeforeMs, load: serversDuringFloorBefore } = await measured(() =>
-        asManager(() => pagedListFloorMs(targets)).catch((error: unknown) => {
-          process.stderr.write(`[bench] floor just before not measured: ${String(error)}\n`);
-          return undefined;
-        }),
+      const {
+        result: { result: floorBeforeMs, load: serversDuringFloorBefore },
+        relists: managerRelistsDuringFloorBefore,
+      } = await relistsDuring(() =>
+        measured(() =>
+          asManager(() => pagedListFloorMs(targets)).catch((error: unknown) => {
+            process.stderr.write(`[bench] floor just before not measured: ${String(error)}\n`);
+            return undefined;
+          }),
+        ),
       );
       process.stderr.write(
-        `[bench] floor just before: ${floorBeforeMs ?? '–'} ms; servers meanwhile: ${describeServerLoad(serversDuringFloorBefore, availableParallelism())}\n`,
+        `[bench] floor just before: ${floorBeforeMs ?? '–'} ms; servers meanwhile: ${describeServerLoad(serversDuringFloorBefore, availableParallelism())}; the idle manager relisted: ${describeRelists(managerRelistsDuringFloorBefore)}\n`,
       );
       await noteStallUntilStopped();
       const fromUs = monotonicUs();
@@ -263,6 +285,7 @@ try {
         ...r.row,
         floorBeforeMs,
         serversDuringFloorBefore,
+        managerRelistsDuringFloorBefore,
         machinePauses: machine.pauses(100, fromUs, monotonicUs()),
       });
       managerRow = rows.length - 1;
@@ -313,7 +336,7 @@ try {
   await writeFile(`${base}-first-propagation.json`, `${JSON.stringify(first.firstPropagation, null, 2)}\n`);
   const table = restartTable(plain, floorMs(floor));
   const stallList = longStallList(plain);
-  const serverList = serverLoadList(plain, availableParallelism(), runFloorLoad);
+  const serverList = serverLoadList(plain, availableParallelism(), runFloorLoad, runFloorRelists);
   process.stderr.write(`[bench] ${stallList}\n`);
   await writeFile(
     `${base}.md`,

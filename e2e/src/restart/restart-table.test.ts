@@ -205,4 +205,24 @@ describe('serverLoadList', () => {
     ]);
     expect(serverLoadList([row], 2)).toBe('');
   });
+
+  it('says what the idle manager relisted while a floor was measured, where the bench read it', () => {
+    const load = { durationMs: 361_200, cpuSeconds: { 'kube-apiserver': 480 }, rssBytes: {} };
+    const works = {
+      cluster: 'host',
+      resource: 'work.karmada.io/v1alpha1/works',
+      reason: 'expired',
+      count: 1,
+    };
+    const list = serverLoadList(
+      [{ ...row, serversDuringFloorBefore: load, managerRelistsDuringFloorBefore: [works] }],
+      2,
+      { ...load, durationMs: 196_300 },
+      [],
+    ).split('\n');
+    expect(list.slice(2)).toEqual([
+      "- the run's floor (196.3 s): kube-apiserver 480.0 CPU-s (122% of 2 cores); the idle manager relisted meanwhile: none",
+      '- just before block-reads SIGKILL (361.2 s): kube-apiserver 480.0 CPU-s (66% of 2 cores); the idle manager relisted meanwhile: host work.karmada.io/v1alpha1/works (expired)',
+    ]);
+  });
 });

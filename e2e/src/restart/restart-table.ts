@@ -1,6 +1,7 @@
 // The restart benchmark's rows as markdown: the table, and each restart's two change paths.
 import type { EventLoopStallSplit } from './event-loop-stall.js';
 import { describeMachineDuring, describeMachinePauses } from './machine-pressure.js';
+import { describeRelists, type RelistCount } from './manager-relists.js';
 import type { RestartRow } from './scenario.js';
 import { describeServerLoad, type ServerLoad } from './server-load.js';
 
@@ -125,10 +126,16 @@ export function longStallList(rows: readonly PlainRestartRow[]): string {
  * What the host's API server and etcd did during each floor measured just before a restart, after `runFloor`
  * (the run's own floor, measured once after the first propagation), so a floor that doubled says why.
  */
+// Only where the bench read them: rows from before the count existed say nothing.
+function relistNote(relists: readonly RelistCount[] | undefined): string {
+  return relists === undefined ? '' : `; the idle manager relisted meanwhile: ${describeRelists(relists)}`;
+}
+
 export function serverLoadList(
   rows: readonly PlainRestartRow[],
   cpus: number,
   runFloor?: ServerLoad,
+  runFloorRelists?: readonly RelistCount[],
 ): string {
   const looked = rows.filter((r) => r.serversDuringFloorBefore !== undefined);
   if (looked.length === 0 && runFloor === undefined) return '';
@@ -138,10 +145,12 @@ export function serverLoadList(
     '',
     ...(runFloor === undefined
       ? []
-      : [`- the run's floor (${s(runFloor.durationMs)}): ${describeServerLoad(runFloor, cpus)}`]),
+      : [
+          `- the run's floor (${s(runFloor.durationMs)}): ${describeServerLoad(runFloor, cpus)}${relistNote(runFloorRelists)}`,
+        ]),
     ...looked.map(
       (r) =>
-        `- just before ${restartName(r)} (${s(r.serversDuringFloorBefore!.durationMs)}): ${describeServerLoad(r.serversDuringFloorBefore!, cpus)}`,
+        `- just before ${restartName(r)} (${s(r.serversDuringFloorBefore!.durationMs)}): ${describeServerLoad(r.serversDuringFloorBefore!, cpus)}${relistNote(r.managerRelistsDuringFloorBefore)}`,
     ),
   ].join('\n');
 }

@@ -14,6 +14,7 @@ import { type ChangePath, changePaths, memberStage } from './change-path.js';
 import { type EventLoopStallSplit, type LoggedStall, readEventLoopStall } from './event-loop-stall.js';
 import { countFirstPropagation, type FirstPropagation } from './first-propagation.js';
 import type { MachineDuring, MachinePause } from './machine-pressure.js';
+import type { RelistCount } from './manager-relists.js';
 import { createPolicies } from './policies.js';
 import { cpuMeter } from './process-cpu.js';
 import { changeReplicas, type ReplicaChange, waitInEveryMember } from './replica-change.js';
@@ -95,6 +96,8 @@ export interface RestartRow {
   readonly floorBeforeMs?: number | undefined;
   /** What the host's API server and etcd did while that floor was measured (bench/README.md). */
   readonly serversDuringFloorBefore?: ServerLoad | undefined;
+  /** What the previous manager, idle, relisted while that floor was measured (manager-relists.ts). */
+  readonly managerRelistsDuringFloorBefore?: readonly RelistCount[] | undefined;
   /** Verb + resource of every direct read and write seen (for the report). */
   readonly detail: Readonly<Record<string, number>>;
 }
