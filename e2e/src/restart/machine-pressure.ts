@@ -10,7 +10,7 @@
 // within eight minutes, every process silent meanwhile, none of it a stall on the monotonic clock). The samples
 // also read the wall clock, so a pause shows as the wall clock getting ahead of the monotonic one.
 import { readFileSync } from 'node:fs';
-import { TICKS_PER_SECOND } from './process-cpu.js';
+import { procStatCpuFields, TICKS_PER_SECOND } from './process-cpu.js';
 
 /** Cumulative counters of the machine at one moment. Absent where the kernel does not provide them. */
 export interface MachineCounters {
@@ -51,10 +51,8 @@ const MS_PER_TICK = 1000 / TICKS_PER_SECOND;
 
 /** Steal and iowait, in ms, from the aggregate "cpu" line of /proc/stat; undefined when there is no such line. */
 export function parseProcStatCpu(text: string): { stealMs: number; iowaitMs: number } | undefined {
-  const line = text.split('\n', 1)[0] ?? '';
-  const fields = line.trim().split(/\s+/);
-  // cpu user nice system idle iowait irq softirq steal ...
-  if (fields[0] !== 'cpu' || fields.length < 9) return undefined;
+  const fields = procStatCpuFields(text);
+  if (fields === undefined) return undefined;
   const iowait = Number(fields[5]);
   const steal = Number(fields[8]);
   if (!Number.isFinite(iowait) || !Number.isFinite(steal)) return undefined;

@@ -63,13 +63,21 @@ export function roundToTick(seconds: number): number {
 }
 
 /**
+ * The fields of /proc/stat's aggregate "cpu" line (its first): cpu user nice system idle iowait irq softirq steal
+ * ..., in clock ticks; undefined when the text has no such line with at least the eight up to steal.
+ */
+export function procStatCpuFields(text: string): readonly string[] | undefined {
+  const fields = (text.split('\n', 1)[0] ?? '').trim().split(/\s+/);
+  return fields[0] === 'cpu' && fields.length >= 9 ? fields : undefined;
+}
+
+/**
  * CPU seconds every process on the machine spent (user, nice, system, irq, softirq: not idle, iowait or steal),
  * from the aggregate "cpu" line of /proc/stat's text; undefined when there is no such line.
  */
 export function parseMachineBusySeconds(text: string): number | undefined {
-  const fields = (text.split('\n', 1)[0] ?? '').trim().split(/\s+/);
-  // cpu user nice system idle iowait irq softirq steal ...
-  if (fields[0] !== 'cpu' || fields.length < 8) return undefined;
+  const fields = procStatCpuFields(text);
+  if (fields === undefined) return undefined;
   const ticks = [1, 2, 3, 6, 7].map((i) => Number(fields[i]));
   if (!ticks.every((t) => Number.isInteger(t) && t >= 0)) return undefined;
   return ticks.reduce((a, b) => a + b, 0) / TICKS_PER_SECOND;
